@@ -1,0 +1,49 @@
+#pragma once
+// Counter-based random streams. A simulation's randomness comes only from (seed, flat point index,
+// replicate) plus a fixed purpose label, through Philox4x64-10 (Random123): the same point gives
+// the same numbers on any rank, in any order, with any number of ranks. Variates are derived here
+// from the raw bits, never through std::*_distribution (whose algorithms differ between libraries).
+#include <array>
+#include <cstdint>
+
+namespace dcsweep {
+
+/// Identifies one simulation of a sweep.
+struct StreamKey {
+  std::uint64_t seed = 0;
+  std::uint64_t point = 0;
+  std::uint64_t replicate = 0;
+};
+
+/// Independent streams of one simulation, one per consumer, so that a consumer drawing more or
+/// fewer numbers never shifts another's. Values are part of the reproducibility contract: never
+/// renumber, only append.
+enum class StreamPurpose : std::uint64_t {
+  workload = 1,   ///< synthetic job generation
+  allocator = 2,  ///< random node choice
+};
+
+class RngStream {
+ public:
+  RngStream(StreamKey key, StreamPurpose purpose);
+
+  std::uint64_t next_u64();
+  /// Uniform on [0, 1) with 53 random bits.
+  double uniform01();
+  /// Uniform on [lo, hi).
+  double uniform(double lo, double hi);
+  /// Uniform integer on [lo, hi], unbiased (rejection).
+  std::int64_t integer(std::int64_t lo, std::int64_t hi);
+  /// Exponential variate with the given rate (mean 1/rate).
+  double exponential(double rate);
+
+ private:
+  void refill();
+
+  std::array<std::uint64_t, 2> key_;
+  std::array<std::uint64_t, 4> counter_;
+  std::array<std::uint64_t, 4> block_{};
+  unsigned used_ = 4;
+};
+
+}  // namespace dcsweep

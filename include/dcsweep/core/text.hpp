@@ -1,0 +1,21 @@
+#pragma once
+// Small text helpers shared by the parsers and the CLI.
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace dcsweep {
+
+/// Levenshtein distance between two strings.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+/// The candidate closest to `name`, or "" when none is plausibly a typo of it.
+std::string closest_name(std::string_view name, std::span<const std::string> candidates);
+
+/// "a, b, c".
+std::string join(std::span<const std::string> items, std::string_view separator = ", ");
+
+/// Shortest text that reads back as the same double ("0.1", "1e+30", "nan", "inf").
+std::string format_number(double value);
+
+}  // namespace dcsweep

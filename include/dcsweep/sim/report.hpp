@@ -1,0 +1,39 @@
+#pragma once
+// What a simulation emits: named metrics and time series with units. The simulation never writes
+// files; the CLI and the sweep writer decide where these go.
+#include <string>
+#include <vector>
+
+namespace dcsweep {
+
+/// A metric's declaration, so that writers can lay out results before anything runs.
+struct MetricSpec {
+  std::string name;
+  std::string unit;  ///< "s", "J", "W", "C", "" when dimensionless
+  std::string help;
+};
+
+struct Metric {
+  std::string name;
+  std::string unit;
+  double value;  ///< NaN when the metric does not apply
+};
+
+/// A piecewise-constant time series: values[i] holds from times_s[i] to times_s[i+1].
+struct Series {
+  std::string name;
+  std::string unit;
+  std::vector<double> times_s;
+  std::vector<double> values;
+};
+
+struct Report {
+  std::vector<Metric> metrics;
+  std::vector<Series> series;
+
+  void add(const MetricSpec& spec, double value) { metrics.push_back({spec.name, spec.unit, value}); }
+  /// The value of a metric by name; NaN when absent.
+  double value(const std::string& name) const;
+};
+
+}  // namespace dcsweep

@@ -1,0 +1,27 @@
+#pragma once
+// Composes a Scenario from a parameter set: platform, workload (trace or synthetic) and the
+// policy names the engine will build from their registries.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dcsweep/core/params.hpp"
+#include "dcsweep/sim/simulation.hpp"
+#include "dcsweep/workload/swf.hpp"
+
+namespace dcsweep {
+
+/// Loads a trace by path; a sweep passes a caching loader so a trace is parsed once per rank.
+using TraceLoader = std::function<std::shared_ptr<const SwfTrace>(const std::string& path)>;
+
+/// The parameters read by make_scenario (platform, workload selection and generation, policies).
+std::vector<ParamSpec> scenario_params();
+
+/// Builds the scenario of one simulation. InputError on bad input (missing trace, a platform the
+/// trace does not fit, strict rejections).
+Scenario make_scenario(const ParamSet& params, std::uint64_t point = 0, std::uint64_t replicate = 0,
+                       const TraceLoader& loader = {});
+
+}  // namespace dcsweep

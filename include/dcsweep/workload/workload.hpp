@@ -1,0 +1,64 @@
+#pragma once
+// The jobs one simulation runs, in arrival order, already converted to the target platform.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dcsweep/workload/swf.hpp"
+
+namespace dcsweep {
+
+/// Index of a job in its Workload (dense, 0-based); the trace's own job number is Job::id.
+using JobIndex = std::int32_t;
+
+struct Job {
+  std::int64_t id = 0;      ///< the trace's job number
+  double submit_s = 0;      ///< arrival, simulated seconds
+  double runtime_s = 0;     ///< actual run time (> 0)
+  double estimate_s = 0;    ///< requested time; the runtime when the trace has none
+  std::int32_t nodes = 0;   ///< nodes on the simulated platform (>= 1)
+};
+
+/// Jobs that could not be simulated, by reason. Never dropped silently: reported as
+/// `jobs_rejected` (and its parts), and an error under `strict`.
+struct RejectedJobs {
+  std::int64_t no_runtime = 0;  ///< runtime unknown (-1) or 0: the job never ran
+  std::int64_t no_size = 0;     ///< neither allocated nor requested processors known
+  std::int64_t no_submit = 0;   ///< submit time unknown
+  std::int64_t too_large = 0;   ///< needs more nodes than the platform has
+  std::string first;            ///< "line L (job N): why", for messages
+
+  std::int64_t total() const { return no_runtime + no_size + no_submit + too_large; }
+};
+
+struct Workload {
+  std::string source;        ///< trace path or generator description
+  std::vector<Job> jobs;     ///< sorted by (submit_s, id)
+  RejectedJobs rejected;
+};
+
+/// Size of a machine in nodes and cores.
+struct MachineSize {
+  std::int32_t nodes = 0;
+  std::int32_t cores_per_node = 1;
+};
+
+/// The machine an SWF header describes: MaxNodes nodes with floor(MaxProcs / MaxNodes) cores
+/// each; MaxProcs single-core nodes when MaxNodes is absent. InputError when neither is given.
+MachineSize trace_machine(const SwfTrace& trace);
+
+/// How a trace is turned into a workload for a platform.
+struct TraceOptions {
+  std::int64_t first_job = 0;        ///< start at the first job whose id >= this (0: from the start)
+  std::int64_t jobs = 0;             ///< how many consecutive records (0: all)
+  double gamma = 1.0;                ///< arrival scaling: submit' = gamma x submit
+  double size_scale = 1.0;           ///< job sizes (nodes) multiplied by this, rounded up
+  bool scale_to_platform = false;    ///< also map the trace machine's node count onto the platform
+  bool strict = false;               ///< any rejected job is an InputError
+};
+
+/// Selects, converts and checks the records of `trace` for a platform of `platform` size
+/// (rules documented in inputs/traces/README.md and the function body).
+Workload build_workload(const SwfTrace& trace, const TraceOptions& options, MachineSize platform);
+
+}  // namespace dcsweep

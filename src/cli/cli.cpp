@@ -1,0 +1,54 @@
+#include "dcsweep/cli/cli.hpp"
+
+#include <ostream>
+
+#include "commands.hpp"
+#include "dcsweep/core/error.hpp"
+
+namespace dcsweep {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: dcsweep COMMAND [options]\n"
+    "\n"
+    "commands:\n"
+    "  simulate [options]   one simulation; prints its metrics (dcsweep simulate --help)\n"
+    "  list                 every registered policy of every family, with its parameters\n"
+    "\n"
+    "  dcsweep --help, dcsweep COMMAND --help, dcsweep --version\n";
+
+int dispatch(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  if (args.empty()) {
+    err << kUsage;
+    return kExitBadInput;
+  }
+  const std::string& command = args.front();
+  const auto rest = args.subspan(1);
+  if (command == "--help" || command == "-h" || command == "help") {
+    out << kUsage;
+    return kExitOk;
+  }
+  if (command == "--version") {
+    out << "dcsweep " << DCSWEEP_VERSION << "\n";
+    return kExitOk;
+  }
+  if (command == "simulate") return cli::simulate_command(rest, out, err);
+  if (command == "list") return cli::list_command(rest, out);
+  throw InputError("unknown command '" + command + "'; valid: simulate, list (see dcsweep --help)");
+}
+
+}  // namespace
+
+int run_cli(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  try {
+    return dispatch(args, out, err);
+  } catch (const InputError& e) {
+    err << "dcsweep: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    err << "dcsweep: failed: " << e.what() << "\n";
+    return kExitFailed;
+  }
+}
+
+}  // namespace dcsweep

@@ -1,0 +1,32 @@
+#pragma once
+// Subcommands and the option machinery they share (internal to the cli library).
+#include <boost/program_options.hpp>
+#include <iosfwd>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "dcsweep/core/params.hpp"
+
+namespace dcsweep::cli {
+
+namespace po = boost::program_options;
+
+/// "--redline_c=3" -> "--redline-c=3": on the command line '-' and '_' are interchangeable.
+std::vector<std::string> normalize_options(std::span<const std::string> args);
+/// "redline-c" <-> "redline_c".
+std::string dashed(std::string name);
+std::string undashed(std::string name);
+
+/// One option per catalog parameter (booleans may be given without a value).
+po::options_description param_options(const ParamCatalog& catalog);
+/// Parses `args` against `options`; a Boost error becomes one InputError line with a suggestion.
+po::variables_map parse_options(std::span<const std::string> args, const po::options_description& options,
+                                const std::string& command);
+/// Copies every parameter option present in `vm` into `params`.
+void apply_params(const po::variables_map& vm, ParamSet& params);
+
+int simulate_command(std::span<const std::string> args, std::ostream& out, std::ostream& err);
+int list_command(std::span<const std::string> args, std::ostream& out);
+
+}  // namespace dcsweep::cli

@@ -1,0 +1,55 @@
+#include <iomanip>
+#include <ostream>
+
+#include "commands.hpp"
+#include "dcsweep/cli/cli.hpp"
+#include "dcsweep/alloc/allocator.hpp"
+#include "dcsweep/core/text.hpp"
+#include "dcsweep/sched/scheduler.hpp"
+#include "dcsweep/sim/catalog.hpp"
+#include "dcsweep/sim/metrics.hpp"
+#include "dcsweep/sim/scenario.hpp"
+
+namespace dcsweep::cli {
+namespace {
+
+void print_param(std::ostream& out, const ParamSpec& spec, const char* indent) {
+  out << indent << std::left << std::setw(24) << spec.name << ' ' << std::setw(8) << type_name(spec.type)
+      << " unit=" << (spec.unit.empty() ? "-" : spec.unit) << " default=" << format_value(spec.default_value);
+  const std::string range = spec.range_text();
+  if (!range.empty()) out << " range=" << range;
+  out << "\n" << indent << "    " << spec.help << "\n";
+}
+
+template <class RegistryT>
+void print_family(std::ostream& out, const RegistryT& registry) {
+  out << registry.family() << "s:\n";
+  for (const auto& entry : registry.entries()) {
+    out << "  " << entry.name << ": " << entry.help << "\n";
+    if (entry.params.empty()) out << "      (no parameters of its own)\n";
+    for (const auto& spec : entry.params) print_param(out, spec, "      ");
+  }
+  out << "\n";
+}
+
+}  // namespace
+
+int list_command(std::span<const std::string> args, std::ostream& out) {
+  if (!args.empty() && (args.front() == "--help" || args.front() == "-h")) {
+    out << "usage: dcsweep list\nPrints every registered policy of every family, with its parameters.\n";
+    return kExitOk;
+  }
+  print_family(out, scheduler_registry());
+  print_family(out, allocator_registry());
+  print_family(out, platform_registry());
+  out << "common simulation parameters:\n";
+  for (const ParamSpec& spec : scenario_params()) print_param(out, spec, "  ");
+  out << "\nmetrics:\n";
+  for (const MetricSpec& m : scheduling_metric_specs()) {
+    out << "  " << std::left << std::setw(28) << m.name << ' ' << std::setw(3) << (m.unit.empty() ? "-" : m.unit)
+        << ' ' << m.help << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace dcsweep::cli

@@ -1,0 +1,116 @@
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <memory>
+#include <ostream>
+
+#include "commands.hpp"
+#include "dcsweep/cli/cli.hpp"
+#include "dcsweep/core/error.hpp"
+#include "dcsweep/core/text.hpp"
+#include "dcsweep/sim/catalog.hpp"
+#include "dcsweep/sim/scenario.hpp"
+
+namespace dcsweep::cli {
+namespace {
+
+/// JSON has no NaN: a metric that does not apply is null.
+std::string json_number(double value) { return std::isfinite(value) ? format_number(value) : "null"; }
+
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char code[8];
+      std::snprintf(code, sizeof code, "\\u%04x", c);
+      out += code;
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+void print_json(std::ostream& out, const Report& report) {
+  out << "{\"status\": \"ok\"";
+  for (const Metric& m : report.metrics) out << ", " << json_string(m.name) << ": " << json_number(m.value);
+  out << "}\n";
+}
+
+void print_table(std::ostream& out, const Report& report) {
+  for (const Metric& m : report.metrics) {
+    out << std::left << std::setw(28) << m.name << ' ' << format_number(m.value);
+    if (!m.unit.empty()) out << ' ' << m.unit;
+    out << '\n';
+  }
+}
+
+/// The --jobs-out file is opened before simulating, so an unwritable path costs nothing.
+std::unique_ptr<std::ofstream> open_jobs_out(const std::string& path) {
+  auto file = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc);
+  if (!*file) throw InputError(path + ": cannot write the --jobs-out file");
+  return file;
+}
+
+void write_jobs(std::ostream& out, const Scenario& s, const SimulationResult& result) {
+  std::string buffer = "id,submit_s,start_s,end_s,nodes,requested_s,runtime_s\n";
+  for (std::size_t i = 0; i < result.jobs.size(); ++i) {
+    const Job& j = s.workload.jobs[i];
+    const JobOutcome& o = result.jobs[i];
+    buffer += std::to_string(j.id) + ',' + format_number(j.submit_s) + ',' + format_number(o.start_s) + ',' +
+              format_number(o.end_s) + ',' + std::to_string(j.nodes) + ',' + format_number(j.estimate_s) + ',' +
+              format_number(j.runtime_s) + '\n';
+    if (buffer.size() > (1 << 20)) {
+      out << buffer;
+      buffer.clear();
+    }
+  }
+  out << buffer;
+  out.flush();
+  if (!out) throw InputError("cannot write the --jobs-out file (disk full?)");
+}
+
+void note_rejections(std::ostream& err, const Workload& w) {
+  const RejectedJobs& r = w.rejected;
+  if (r.total() == 0) return;
+  err << "dcsweep: note: " << w.source << ": " << r.total() << " of " << r.total() + std::int64_t(w.jobs.size())
+      << " jobs not simulated (" << r.no_runtime << " without runtime, " << r.no_size << " without size, "
+      << r.no_submit << " without submit time, " << r.too_large
+      << " too large), counted in jobs_rejected; --strict makes this an error\n";
+}
+
+}  // namespace
+
+int simulate_command(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  const ParamCatalog& catalog = simulation_catalog();
+  po::options_description options("Output");
+  options.add_options()("json", po::bool_switch(), "metrics as one JSON object on stdout")(
+      "jobs-out", po::value<std::string>()->value_name("FILE.csv"), "one CSV row per simulated job")(
+      "help,h", "this help");
+  options.add(param_options(catalog));
+  const po::variables_map vm = parse_options(args, options, "simulate");
+  if (vm.count("help")) {
+    out << "usage: dcsweep simulate [--name value ...] [--json] [--jobs-out FILE.csv]\n\n" << options;
+    return kExitOk;
+  }
+  ParamSet params(catalog);
+  apply_params(vm, params);
+  auto jobs_out = vm.count("jobs-out") ? open_jobs_out(vm["jobs-out"].as<std::string>()) : nullptr;
+  const Scenario scenario = make_scenario(params);
+  note_rejections(err, scenario.workload);
+  const bool json = vm["json"].as<bool>();
+  SimulationResult result;
+  try {
+    result = simulate(scenario);
+  } catch (const SimulationError& e) {
+    if (json) out << "{\"status\": \"failed\", \"error\": " << json_string(e.what()) << "}\n";
+    err << "dcsweep: simulation failed: " << e.what() << "\n";
+    return kExitFailed;
+  }
+  if (jobs_out) write_jobs(*jobs_out, scenario, result);
+  json ? print_json(out, result.report) : print_table(out, result.report);
+  return kExitOk;
+}
+
+}  // namespace dcsweep::cli

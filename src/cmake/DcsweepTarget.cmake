@@ -1,0 +1,23 @@
+# dcsweep_library(NAME SOURCES ... DEPS ...): one domain library target with the project's
+# compile settings (C++20, warnings, optional -Werror and sanitizers).
+include_guard(GLOBAL)
+
+add_library(dcsweep_settings INTERFACE)
+target_compile_features(dcsweep_settings INTERFACE cxx_std_20)
+# -Wno-missing-field-initializers: parameter declarations use designated initializers and
+# deliberately leave defaulted members out.
+target_compile_options(dcsweep_settings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
+                       -Wno-sign-conversion
+                       -Wno-missing-field-initializers $<$<BOOL:${DCSWEEP_WERROR}>:-Werror>)
+if(DCSWEEP_SANITIZE)
+  target_compile_options(dcsweep_settings INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
+  target_link_options(dcsweep_settings INTERFACE -fsanitize=address,undefined)
+endif()
+
+function(dcsweep_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(dcsweep_${name} STATIC ${ARG_SOURCES})
+  add_library(dcsweep::${name} ALIAS dcsweep_${name})
+  target_include_directories(dcsweep_${name} PUBLIC ${PROJECT_SOURCE_DIR}/include)
+  target_link_libraries(dcsweep_${name} PUBLIC ${ARG_DEPS} PRIVATE dcsweep_settings)
+endfunction()

@@ -1,0 +1,44 @@
+#include "dcsweep/sched/scheduler.hpp"
+
+#include "arrival_queue.hpp"
+
+namespace dcsweep {
+
+const SchedulerRegistry& scheduler_registry() {
+  static const SchedulerRegistry registry("scheduler", {easy_scheduler_entry(), fcfs_scheduler_entry()});
+  return registry;
+}
+
+namespace detail {
+
+void ArrivalQueue::pop_front() {
+  ++head_;
+  if (head_ == jobs_.size()) {
+    jobs_.clear();
+    head_ = 0;
+  } else if (head_ > 4096 && head_ * 2 > jobs_.size()) {
+    jobs_.erase(jobs_.begin(), jobs_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+  }
+}
+
+void ArrivalQueue::start_heads(SchedulingContext& ctx) {
+  while (!empty() && ctx.job(front()).nodes <= ctx.free_nodes() && ctx.start(front())) pop_front();
+}
+
+void ArrivalQueue::erase_positions(const std::vector<std::size_t>& positions) {
+  if (positions.empty()) return;
+  std::size_t write = head_ + positions.front();
+  std::size_t next = 0;
+  for (std::size_t read = write; read < jobs_.size(); ++read) {
+    if (next < positions.size() && read == head_ + positions[next]) {
+      ++next;
+      continue;
+    }
+    jobs_[write++] = jobs_[read];
+  }
+  jobs_.resize(write);
+}
+
+}  // namespace detail
+}  // namespace dcsweep

@@ -1,0 +1,33 @@
+#include "dcsweep/sim/catalog.hpp"
+
+#include "dcsweep/alloc/allocator.hpp"
+#include "dcsweep/sched/scheduler.hpp"
+#include "dcsweep/sim/scenario.hpp"
+
+namespace dcsweep {
+namespace {
+
+template <class RegistryT>
+void add_plugin_params(ParamCatalog& catalog, const RegistryT& registry) {
+  for (const auto& entry : registry.entries()) {
+    for (const auto& spec : entry.params) catalog.add(spec);
+  }
+}
+
+ParamCatalog build_catalog() {
+  ParamCatalog catalog;
+  for (auto& spec : scenario_params()) catalog.add(std::move(spec));
+  add_plugin_params(catalog, platform_registry());
+  add_plugin_params(catalog, scheduler_registry());
+  add_plugin_params(catalog, allocator_registry());
+  return catalog;
+}
+
+}  // namespace
+
+const ParamCatalog& simulation_catalog() {
+  static const ParamCatalog catalog = build_catalog();
+  return catalog;
+}
+
+}  // namespace dcsweep

@@ -1,0 +1,70 @@
+#include "dcsweep/sim/metrics.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "dcsweep/sim/simulation.hpp"
+
+namespace dcsweep {
+namespace {
+
+const std::vector<MetricSpec> kSpecs = {
+    {"jobs_completed", "", "jobs that ran to their end"},
+    {"jobs_killed", "", "jobs killed at their requested time (runtime above the request)"},
+    {"jobs_rejected", "", "trace jobs not simulated (sum of the jobs_rejected_* reasons)"},
+    {"jobs_rejected_no_runtime", "", "rejected: runtime unknown or 0 (never ran)"},
+    {"jobs_rejected_no_size", "", "rejected: neither allocated nor requested processors known"},
+    {"jobs_rejected_no_submit", "", "rejected: submit time unknown"},
+    {"jobs_rejected_too_large", "", "rejected: more nodes than the platform has"},
+    {"makespan_s", "s", "last end minus first submit"},
+    {"avg_wait_s", "s", "mean of start - submit"},
+    {"max_wait_s", "s", "largest start - submit"},
+    {"avg_turnaround_s", "s", "mean of end - submit"},
+    {"avg_bounded_slowdown", "", "mean of max(1, (end - submit) / max(end - start, 10 s))"},
+    {"utilization", "", "node-seconds used / (nodes x makespan)"},
+};
+
+const MetricSpec& spec(std::size_t i) { return kSpecs[i]; }
+
+}  // namespace
+
+std::span<const MetricSpec> scheduling_metric_specs() { return kSpecs; }
+
+Report scheduling_report(const Workload& workload, std::span<const JobOutcome> outcomes,
+                         std::int32_t node_count) {
+  double completed = 0, killed = 0, wait_sum = 0, wait_max = NAN, turnaround_sum = 0, slowdown_sum = 0;
+  double node_seconds = 0, first_submit = INFINITY, last_end = -INFINITY;
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    const Job& job = workload.jobs[i];
+    const JobOutcome& o = outcomes[i];
+    (o.killed ? killed : completed) += 1;
+    const double wait = o.start_s - job.submit_s, run = o.end_s - o.start_s;
+    wait_sum += wait;
+    wait_max = std::isnan(wait_max) ? wait : std::max(wait_max, wait);
+    turnaround_sum += wait + run;
+    slowdown_sum += std::max(1.0, (wait + run) / std::max(run, kSlowdownBound_s));
+    node_seconds += job.nodes * run;
+    first_submit = std::min(first_submit, job.submit_s);
+    last_end = std::max(last_end, o.end_s);
+  }
+  const double ran = completed + killed;
+  const double makespan = ran > 0 ? last_end - first_submit : NAN;
+  const RejectedJobs& r = workload.rejected;
+  const double values[] = {completed, killed, double(r.total()), double(r.no_runtime), double(r.no_size),
+                           double(r.no_submit), double(r.too_large), makespan,
+                           ran > 0 ? wait_sum / ran : NAN, wait_max,
+                           ran > 0 ? turnaround_sum / ran : NAN, ran > 0 ? slowdown_sum / ran : NAN,
+                           makespan > 0 ? node_seconds / (node_count * makespan) : NAN};
+  Report report;
+  for (std::size_t i = 0; i < kSpecs.size(); ++i) report.add(spec(i), values[i]);
+  return report;
+}
+
+double Report::value(const std::string& name) const {
+  for (const Metric& m : metrics) {
+    if (m.name == name) return m.value;
+  }
+  return NAN;
+}
+
+}  // namespace dcsweep

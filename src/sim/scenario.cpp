@@ -1,0 +1,101 @@
+#include "dcsweep/sim/scenario.hpp"
+
+#include "dcsweep/alloc/allocator.hpp"
+#include "dcsweep/core/error.hpp"
+#include "dcsweep/sched/scheduler.hpp"
+#include "dcsweep/workload/synthetic.hpp"
+
+namespace dcsweep {
+namespace {
+
+constexpr double kMaxCount = 1e9;
+
+ParamSpec choice(std::string name, std::vector<std::string> choices, std::string fallback, std::string help) {
+  return {.name = std::move(name), .type = ParamType::choice, .default_value = std::move(fallback),
+          .choices = std::move(choices), .help = std::move(help)};
+}
+
+ParamSpec real(std::string name, std::string unit, double fallback, double min, double max, std::string help,
+               bool min_open = false) {
+  return {.name = std::move(name), .type = ParamType::real, .unit = std::move(unit),
+          .default_value = fallback, .min = min, .max = max, .min_open = min_open, .help = std::move(help)};
+}
+
+ParamSpec integer(std::string name, std::int64_t fallback, double min, double max, std::string help) {
+  return {.name = std::move(name), .type = ParamType::integer, .default_value = fallback, .min = min,
+          .max = max, .help = std::move(help)};
+}
+
+ParamSpec boolean(std::string name, bool fallback, std::string help) {
+  return {.name = std::move(name), .type = ParamType::boolean, .default_value = fallback, .help = std::move(help)};
+}
+
+TraceOptions trace_options(const ParamSet& p) {
+  return {p.integer("first_job"), p.integer("jobs"), p.real("gamma"), p.real("size_scale"),
+          p.boolean("scale_to_platform"), p.boolean("strict")};
+}
+
+PoissonOptions poisson_options(const ParamSet& p) {
+  return {p.real("poisson_rate_per_h"), p.integer("poisson_jobs"),
+          static_cast<std::int32_t>(p.integer("poisson_min_nodes")),
+          static_cast<std::int32_t>(p.integer("poisson_max_nodes")), p.real("poisson_min_runtime_s"),
+          p.real("poisson_max_runtime_s")};
+}
+
+std::shared_ptr<const SwfTrace> load(const ParamSet& p, const TraceLoader& loader) {
+  const std::string& path = p.text("trace");
+  if (path.empty()) throw InputError("workload 'trace' needs --trace FILE (or workload = \"poisson\")");
+  if (loader) return loader(path);
+  return std::make_shared<const SwfTrace>(read_swf(path));
+}
+
+}  // namespace
+
+std::vector<ParamSpec> scenario_params() {
+  return {
+      integer("seed", 1, 0, 9.0e15, "base of every random stream (with point index and replicate)"),
+      choice("platform", platform_registry().names(), "trace", "the simulated machine"),
+      choice("workload", {"trace", "poisson"}, "trace", "jobs from an SWF trace, or synthetic Poisson arrivals"),
+      {.name = "trace", .type = ParamType::text, .default_value = std::string(),
+       .help = "Standard Workload Format file (.swf or .swf.gz)"},
+      integer("first_job", 0, 0, 9.0e15, "start at the first trace job whose id is at least this (0: first)"),
+      integer("jobs", 0, 0, 9.0e15, "number of consecutive trace jobs to take (0: all)"),
+      real("gamma", "", 1.0, 0.0, 1.0e6, "arrival scaling: submit' = gamma x submit", true),
+      real("size_scale", "", 1.0, 0.0, 1.0e6, "job sizes in nodes are multiplied by this (rounded up)", true),
+      boolean("scale_to_platform", false,
+              "map the trace machine onto the platform: sizes x platform nodes / trace nodes"),
+      boolean("strict", false, "a trace job that cannot be simulated is an error instead of a count"),
+      real("poisson_rate_per_h", "1/h", 20, 0, 1.0e9, "Poisson arrival rate", true),
+      integer("poisson_jobs", 40, 1, kMaxCount, "number of Poisson jobs"),
+      integer("poisson_min_nodes", 1, 1, 1.0e7, "smallest Poisson job, nodes"),
+      integer("poisson_max_nodes", 16, 1, 1.0e7, "largest Poisson job, nodes"),
+      real("poisson_min_runtime_s", "s", 60, 1, 1.0e9, "shortest Poisson runtime"),
+      real("poisson_max_runtime_s", "s", 1200, 1, 1.0e9, "longest Poisson runtime"),
+      choice("scheduler", scheduler_registry().names(), "easy", "when queued jobs start"),
+      choice("allocator", allocator_registry().names(), "first_fit", "which nodes a starting job gets"),
+  };
+}
+
+Scenario make_scenario(const ParamSet& params, std::uint64_t point, std::uint64_t replicate,
+                       const TraceLoader& loader) {
+  Scenario s{params, StreamKey{static_cast<std::uint64_t>(params.integer("seed")), point, replicate}, {}, {}};
+  const BuildContext build{params, s.key};
+  const bool from_trace = params.text("workload") == "trace";
+  const auto trace = from_trace ? load(params, loader) : nullptr;
+  TraceHint hint;
+  if (trace && (trace->header.max_nodes > 0 || trace->header.max_procs > 0)) {
+    const MachineSize own = trace_machine(*trace);
+    hint = {own.nodes, own.cores_per_node, trace->path};
+  }
+  s.platform = *platform_registry().at(params.text("platform")).make(build, hint);
+  const MachineSize size{s.platform.node_count, s.platform.cores_per_node};
+  if (trace) {
+    s.workload = build_workload(*trace, trace_options(params), size);
+  } else {
+    RngStream rng(s.key, StreamPurpose::workload);
+    s.workload = generate_poisson(poisson_options(params), rng, size.nodes);
+  }
+  return s;
+}
+
+}  // namespace dcsweep

@@ -1,0 +1,134 @@
+#include "dcsweep/workload/swf.hpp"
+
+#include <zlib.h>
+
+#include <array>
+#include <charconv>
+#include <cstring>
+#include <memory>
+
+#include "dcsweep/core/error.hpp"
+
+namespace dcsweep {
+namespace {
+
+constexpr int kSwfFields = 18;
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+/// Parses one numeric field. The integer fast path covers almost every SWF field.
+bool parse_field(const char* begin, const char* end, double& out) {
+  const char* p = begin;
+  const bool negative = p != end && *p == '-';
+  if (negative) ++p;
+  if (p == end || end - p > 15) return std::from_chars(begin, end, out).ptr == end && begin != end;
+  std::int64_t value = 0;
+  for (const char* q = p; q != end; ++q) {
+    const unsigned digit = static_cast<unsigned>(*q - '0');
+    if (digit > 9) return std::from_chars(begin, end, out).ptr == end;
+    value = value * 10 + digit;
+  }
+  out = static_cast<double>(negative ? -value : value);
+  return true;
+}
+
+std::string read_all(const std::string& path) {
+  gzFile file = gzopen(path.c_str(), "rb");  // reads plain files transparently too
+  if (file == nullptr) throw InputError(path + ": cannot open (" + std::strerror(errno) + ")");
+  std::unique_ptr<gzFile_s, decltype(&gzclose)> guard(file, &gzclose);
+  gzbuffer(file, 1 << 18);
+  std::string text;
+  std::size_t size = 0;
+  for (;;) {
+    text.resize(size + (1 << 22));
+    const int got = gzread(file, text.data() + size, 1 << 22);
+    if (got < 0) {
+      int code = 0;
+      throw InputError(path + ": cannot read: " + gzerror(file, &code));
+    }
+    size += static_cast<std::size_t>(got);
+    if (got == 0) break;
+  }
+  text.resize(size);
+  return text;
+}
+
+/// Header lines look like "; MaxNodes: 5544" (Sandia-Ross writes ";MaxNodes:").
+void parse_header_line(std::string_view line, SwfHeader& header) {
+  line.remove_prefix(1);
+  while (!line.empty() && is_space(line.front())) line.remove_prefix(1);
+  auto read_value = [&](std::string_view key, std::int64_t& out) {
+    if (!line.starts_with(key)) return;
+    std::string_view rest = line.substr(key.size());
+    while (!rest.empty() && is_space(rest.front())) rest.remove_prefix(1);
+    std::int64_t value = 0;
+    if (std::from_chars(rest.data(), rest.data() + rest.size(), value).ec == std::errc{}) {
+      out = value;
+    }
+  };
+  read_value("MaxNodes:", header.max_nodes);
+  read_value("MaxProcs:", header.max_procs);
+}
+
+SwfRecord parse_record(std::string_view line, const std::string& name, std::int32_t line_no) {
+  std::array<double, kSwfFields> field{};
+  int count = 0;
+  const char* p = line.data();
+  const char* end = p + line.size();
+  while (p != end) {
+    while (p != end && is_space(*p)) ++p;
+    if (p == end) break;
+    const char* start = p;
+    while (p != end && !is_space(*p)) ++p;
+    if (count < kSwfFields && !parse_field(start, p, field[count])) {
+      throw InputError(name + ":" + std::to_string(line_no) + ": field " + std::to_string(count + 1) +
+                       " is not a number: '" + std::string(start, p) + "'");
+    }
+    ++count;
+  }
+  if (count != kSwfFields) {
+    throw InputError(name + ":" + std::to_string(line_no) + ": expected 18 fields, found " +
+                     std::to_string(count));
+  }
+  SwfRecord r;
+  r.id = static_cast<std::int64_t>(field[0]);
+  r.submit_s = field[1];
+  r.runtime_s = field[3];
+  r.alloc_procs = static_cast<std::int64_t>(field[4]);
+  r.req_procs = static_cast<std::int64_t>(field[7]);
+  r.requested_s = field[8];
+  r.status = static_cast<std::int32_t>(field[10]);
+  r.line = line_no;
+  return r;
+}
+
+}  // namespace
+
+SwfTrace parse_swf(std::string_view text, const std::string& name) {
+  SwfTrace trace;
+  trace.path = name;
+  trace.records.reserve(text.size() / 90);
+  std::int32_t line_no = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t newline = text.find('\n', pos);
+    const std::size_t stop = newline == std::string_view::npos ? text.size() : newline;
+    std::string_view line = text.substr(pos, stop - pos);
+    pos = stop + 1;
+    ++line_no;
+    std::size_t first = 0;
+    while (first < line.size() && is_space(line[first])) ++first;
+    line.remove_prefix(first);
+    if (line.empty()) continue;
+    if (line.front() == ';') {
+      parse_header_line(line, trace.header);
+      continue;
+    }
+    trace.records.push_back(parse_record(line, name, line_no));
+  }
+  return trace;
+}
+
+SwfTrace read_swf(const std::string& path) { return parse_swf(read_all(path), path); }
+
+}  // namespace dcsweep
