@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "dcsweep/core/error.hpp"
+#include "dcsweep/core/text.hpp"
 
 namespace dcsweep {
 namespace {
@@ -32,7 +33,7 @@ bool convert(const SwfRecord& r, const Conversion& c, Job& job, RejectedJobs& re
     return false;
   };
   if (r.submit_s < 0) return reject(rejected.no_submit, "submit time unknown");
-  if (r.runtime_s <= 0) return reject(rejected.no_runtime, "runtime " + std::to_string(r.runtime_s));
+  if (r.runtime_s <= 0) return reject(rejected.no_runtime, "runtime " + format_number(r.runtime_s));
   const std::int64_t procs = record_procs(r);
   if (procs <= 0) return reject(rejected.no_size, "no allocated or requested processors");
   const std::int64_t own_nodes = (procs + c.cores_per_node - 1) / c.cores_per_node;

@@ -1,0 +1,75 @@
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include "dcsweep/workload/swf.hpp"
+#include "dcsweep/workload/workload.hpp"
+#include "test_helpers.hpp"
+
+namespace dcsweep {
+namespace {
+
+using test::input_error;
+
+const std::string kSmall =
+    "; Version: 2.2\n"
+    ";MaxNodes: 64\n"
+    "; MaxProcs: 256\n"
+    "\n"
+    "1 0 5 100 8 -1 -1 8 200 -1 1 1 1 1 1 1 -1 -1\n"
+    "   2 10 0 50 -1 -1 -1 16 -1 -1 5 1 1 1 1 1 -1 -1\n"
+    "3 20 0 12.5 4 1.5 -1 4 30 -1 1 1 1 1 1 1 -1 -1\r\n";
+
+TEST(Swf, ParsesHeaderRecordsAndUnknowns) {
+  const SwfTrace t = parse_swf(kSmall, "small.swf");
+  EXPECT_EQ(t.header.max_nodes, 64);
+  EXPECT_EQ(t.header.max_procs, 256);
+  ASSERT_EQ(t.records.size(), 3u);
+  EXPECT_EQ(t.records[0].id, 1);
+  EXPECT_EQ(t.records[0].runtime_s, 100);
+  EXPECT_EQ(t.records[0].requested_s, 200);
+  EXPECT_EQ(t.records[1].alloc_procs, -1);
+  EXPECT_EQ(t.records[1].req_procs, 16);
+  EXPECT_EQ(t.records[1].requested_s, -1);
+  EXPECT_EQ(t.records[1].status, 5);
+  EXPECT_EQ(t.records[1].line, 6);
+  EXPECT_EQ(t.records[2].runtime_s, 12.5);
+}
+
+TEST(Swf, TraceMachineFromHeader) {
+  const MachineSize m = trace_machine(parse_swf(kSmall, "small.swf"));
+  EXPECT_EQ(m.nodes, 64);
+  EXPECT_EQ(m.cores_per_node, 4);
+  const MachineSize procs_only = trace_machine(parse_swf("; MaxProcs: 128\n", "p.swf"));
+  EXPECT_EQ(procs_only.nodes, 128);
+  EXPECT_EQ(procs_only.cores_per_node, 1);
+  EXPECT_EQ(input_error([] { trace_machine(parse_swf("1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 -1 -1\n", "h.swf")); }),
+            "h.swf: the header gives neither MaxNodes nor MaxProcs; choose a platform");
+}
+
+TEST(Swf, MalformedLinesNameFileAndLine) {
+  EXPECT_EQ(input_error([] { parse_swf("; c\n1 0 0 1 1\n", "bad.swf"); }), "bad.swf:2: expected 18 fields, found 5");
+  EXPECT_EQ(input_error([] { parse_swf("1 0 0 x1 1 -1 -1 1 1 -1 1 1 1 1 1 1 -1 -1\n", "bad.swf"); }),
+            "bad.swf:1: field 4 is not a number: 'x1'");
+  EXPECT_EQ(input_error([] { parse_swf("1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 -1 -1 7\n", "bad.swf"); }),
+            "bad.swf:1: expected 18 fields, found 19");
+}
+
+TEST(Swf, MissingFileIsAnInputError) {
+  EXPECT_EQ(input_error([] { read_swf("/nonexistent/x.swf"); }),
+            "/nonexistent/x.swf: cannot open (No such file or directory)");
+}
+
+TEST(Swf, ReadsGzipAndPlainAlike) {
+  const std::string plain = test::write_file("small.swf", kSmall);
+  const std::string gz = test::temp_path("small.swf.gz").string();
+  gzFile f = gzopen(gz.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  gzwrite(f, kSmall.data(), static_cast<unsigned>(kSmall.size()));
+  gzclose(f);
+  const SwfTrace a = read_swf(plain), b = read_swf(gz);
+  ASSERT_EQ(a.records.size(), b.records.size());
+  for (std::size_t i = 0; i < a.records.size(); ++i) EXPECT_EQ(a.records[i].runtime_s, b.records[i].runtime_s);
+}
+
+}  // namespace
+}  // namespace dcsweep
