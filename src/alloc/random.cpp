@@ -1,37 +1,30 @@
 #include "dcsweep/alloc/allocator.hpp"
 
-#include <unordered_map>
-
 namespace dcsweep {
 namespace {
 
-/// Uniformly random free nodes, from the simulation's allocator stream. A partial Fisher-Yates
-/// draw over the free list, with the swaps kept in a map so a draw costs O(nodes), not O(free).
-/// The free list's order is a deterministic function of the simulation's history.
+/// Uniformly random free nodes, from the simulation's allocator stream: a partial Fisher-Yates
+/// draw over the free nodes listed in id order (so the draw depends only on which nodes are
+/// free, not on the history that freed them).
 class RandomAllocator final : public Allocator {
  public:
   explicit RandomAllocator(StreamKey key) : rng_(key, StreamPurpose::allocator) {}
 
   bool allocate(std::int32_t nodes, const Machine& machine, std::vector<NodeId>& out) override {
-    const auto free = machine.free_nodes();
-    const auto size = static_cast<std::int64_t>(free.size());
-    swapped_.clear();
-    auto slot = [&](std::int64_t i) {
-      const auto it = swapped_.find(i);
-      return it == swapped_.end() ? free[static_cast<std::size_t>(i)] : it->second;
-    };
+    pool_.clear();
+    machine.lowest_free(machine.free_count(), pool_);
+    const auto size = static_cast<std::int64_t>(pool_.size());
     for (std::int64_t i = 0; i < nodes; ++i) {
-      const std::int64_t j = rng_.integer(i, size - 1);
-      const NodeId chosen = slot(j);
-      swapped_[j] = slot(i);
-      out.push_back(chosen);
+      const auto j = static_cast<std::size_t>(rng_.integer(i, size - 1));
+      std::swap(pool_[static_cast<std::size_t>(i)], pool_[j]);
+      out.push_back(pool_[static_cast<std::size_t>(i)]);
     }
     return true;
   }
 
  private:
   RngStream rng_;
-  std::unordered_map<std::int64_t, NodeId> swapped_;
+  std::vector<NodeId> pool_;
 };
 
 }  // namespace

@@ -41,14 +41,17 @@ class EasyScheduler final : public Scheduler {
   void backfill(SchedulingContext& ctx, Reservation reservation) {
     started_.clear();
     const double now = ctx.now();
-    for (std::size_t i = 1; i < queue_.size() && ctx.free_nodes() > 0; ++i) {
+    const std::span<const Job> jobs = ctx.jobs();
+    std::int32_t free = ctx.free_nodes();
+    for (std::size_t i = 1; i < queue_.size() && free > 0; ++i) {
       const JobIndex index = queue_[i];
-      const Job& job = ctx.job(index);
-      if (job.nodes > ctx.free_nodes()) continue;
+      const Job& job = jobs[static_cast<std::size_t>(index)];
+      if (job.nodes > free) continue;
       const bool ends_in_time = now + job.estimate_s <= reservation.shadow_s;
       if (!ends_in_time && job.nodes > reservation.extra_nodes) continue;
       if (!ctx.start(index)) continue;
       if (!ends_in_time) reservation.extra_nodes -= job.nodes;
+      free = ctx.free_nodes();
       started_.push_back(i);
     }
     queue_.erase_positions(started_);

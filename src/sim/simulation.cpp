@@ -44,7 +44,7 @@ class Engine final : public SchedulingContext {
   // SchedulingContext
   double now() const override { return now_; }
   std::int32_t free_nodes() const override { return machine_.free_count(); }
-  const Job& job(JobIndex index) const override { return jobs_[static_cast<std::size_t>(index)]; }
+  std::span<const Job> jobs() const override { return jobs_; }
   const RunningSet& running() const override { return running_; }
 
   bool start(JobIndex index) override {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <set>
+#include <span>
 
 #include "dcsweep/core/registry.hpp"
 #include "dcsweep/workload/workload.hpp"
@@ -25,7 +26,9 @@ class SchedulingContext {
   virtual ~SchedulingContext() = default;
   virtual double now() const = 0;
   virtual std::int32_t free_nodes() const = 0;
-  virtual const Job& job(JobIndex index) const = 0;
+  /// The workload, indexed by JobIndex.
+  virtual std::span<const Job> jobs() const = 0;
+  const Job& job(JobIndex index) const { return jobs()[static_cast<std::size_t>(index)]; }
   /// Running jobs, earliest estimated end first (ties by job index).
   virtual const RunningSet& running() const = 0;
   /// Starts the job now if it fits and the allocator places it; returns whether it started.

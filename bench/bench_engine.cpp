@@ -1,0 +1,61 @@
+// In-process engine benchmark: loads a trace once, then times simulate() on its first 10k, 100k
+// and all jobs (median of --runs), printing jobs simulated per second so that the growth of the
+// cost with the job count is visible apart from decompression and parsing.
+// usage: bench_engine TRACE [--platform NAME] [--scale-to-platform] [--runs N]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "dcsweep/sim/catalog.hpp"
+#include "dcsweep/sim/scenario.hpp"
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace dcsweep;
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: bench_engine TRACE [--platform NAME] [--scale-to-platform] [--runs N]\n");
+    return 2;
+  }
+  ParamSet params(simulation_catalog());
+  params.set("trace", std::string(argv[1]));
+  int runs = 5;
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--platform" && i + 1 < argc) params.set("platform", std::string(argv[++i]));
+    if (arg == "--scale-to-platform") params.set("scale_to_platform", true);
+    if (arg == "--runs" && i + 1 < argc) runs = std::stoi(argv[++i]);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto trace = std::make_shared<const SwfTrace>(read_swf(argv[1]));
+  std::printf("load (decompress + parse) %zu records: %.3f s\n", trace->records.size(), seconds_since(t0));
+  const TraceLoader cached = [&](const std::string&) { return trace; };
+  std::printf("%10s %10s %12s %14s\n", "records", "simulated", "median_s", "jobs_per_s");
+  for (const std::int64_t n : {std::int64_t{10000}, std::int64_t{100000}, std::int64_t{0}}) {
+    params.set("jobs", n);
+    const Scenario s = make_scenario(params, 0, 0, cached);
+    std::vector<double> times;
+    for (int r = 0; r < runs; ++r) {
+      const auto start = std::chrono::steady_clock::now();
+      const SimulationResult result = simulate(s);
+      times.push_back(seconds_since(start));
+    }
+    const double m = median(times);
+    std::printf("%10s %10zu %12.4f %14.0f\n", n ? std::to_string(n).c_str() : "all", s.workload.jobs.size(), m,
+                double(s.workload.jobs.size()) / m);
+  }
+  return 0;
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Speed and memory of `dcsweep simulate` on the largest shipped trace, on one core (taskset -c 0),
+# median of RUNS runs each, with the bare count-only EASY loop (bench/bare_easy.cpp) measured in
+# the same run as the baseline. Then in-process jobs/s for 10k, 100k and all jobs.
+# usage: bench/run.sh [RUNS]     (after .ci/build; writes nothing but stdout)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-5}
+bin=build
+trace=inputs/traces/CEA-Curie-2011-2.1-cln.swf.gz
+
+# measure LABEL CMD...: prints "LABEL median_s max_rss_MB"
+measure() {
+  local label=$1
+  shift
+  local times=() rss=0 out
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -o /tmp/dcsweep-bench-time -f "%e %M" taskset -c 0 "$@" >/dev/null 2>&1
+    out=$(tail -1 /tmp/dcsweep-bench-time)
+    times+=("${out% *}")
+    if ((${out#* } > rss)); then rss=${out#* }; fi
+  done
+  local median
+  median=$(printf '%s\n' "${times[@]}" | sort -g | sed -n "$(((runs + 1) / 2))p")
+  printf '%-44s %8s s %8.1f MB\n' "$label" "$median" "$(echo "$rss / 1024" | bc -l)"
+  echo "$median" >"/tmp/dcsweep-bench-$label"
+}
+
+echo "== end to end, one core, median of $runs (reading the .gz included) =="
+measure baseline_bare_easy "$bin/bench/bare_easy" "$trace" 16 5544
+measure curie_easy_first_fit "$bin/dcsweep" simulate --trace "$trace" --scheduler easy --allocator first_fit
+measure curie_on_intrepid_easy_first_fit "$bin/dcsweep" simulate --trace "$trace" --platform intrepid \
+  --scale-to-platform --scheduler easy --allocator first_fit
+base=$(cat /tmp/dcsweep-bench-baseline_bare_easy)
+for case in curie_easy_first_fit curie_on_intrepid_easy_first_fit; do
+  printf '%-44s %8.2f x baseline\n' "$case" "$(echo "$(cat /tmp/dcsweep-bench-$case) / $base" | bc -l)"
+done
+echo
+echo "== in process: simulate() only, trace machine =="
+taskset -c 0 "$bin/bench/bench_engine" "$trace" --runs "$runs"
+echo
+echo "== in process: simulate() only, scaled onto intrepid =="
+taskset -c 0 "$bin/bench/bench_engine" "$trace" --platform intrepid --scale-to-platform --runs "$runs"
