@@ -13,6 +13,7 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  simulate [options]   one simulation; prints its metrics (dcsweep simulate --help)\n"
+    "  validate SPEC.toml   checks a sweep spec; prints its axes, point count and cost estimate\n"
     "  list                 every registered policy of every family, with its parameters\n"
     "\n"
     "  dcsweep --help, dcsweep COMMAND --help, dcsweep --version\n";
@@ -34,7 +35,8 @@ int dispatch(std::span<const std::string> args, std::ostream& out, std::ostream&
   }
   if (command == "simulate") return cli::simulate_command(rest, out, err);
   if (command == "list") return cli::list_command(rest, out);
-  throw InputError("unknown command '" + command + "'; valid: simulate, list (see dcsweep --help)");
+  if (command == "validate") return cli::validate_command(rest, out);
+  throw InputError("unknown command '" + command + "'; valid: simulate, validate, list (see dcsweep --help)");
 }
 
 }  // namespace

@@ -28,5 +28,6 @@ void apply_params(const po::variables_map& vm, ParamSet& params);
 
 int simulate_command(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 int list_command(std::span<const std::string> args, std::ostream& out);
+int validate_command(std::span<const std::string> args, std::ostream& out);
 
 }  // namespace dcsweep::cli

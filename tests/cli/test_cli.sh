@@ -40,6 +40,11 @@ expect_error 2 "dcsweep: error: parameter 'gamma': -1 is out of range" \
 expect_error 2 "dcsweep: error: parameter 'allocator': unknown value 'best_fit'" \
   simulate --trace "$traces/KTH-SP2-1996-2.1-cln.swf" --allocator best_fit
 expect_error 2 "dcsweep: error: unknown command" frobnicate
+printf '[sweep]\nseed = 1\n[axes]\ngamma = []\n' >"$tmp/empty.toml"
+expect_error 2 "dcsweep: error: $tmp/empty.toml:4: [axes] gamma: empty axis" validate "$tmp/empty.toml"
+expect_error 2 "dcsweep: error: $tmp/missing.toml: cannot open the spec" validate "$tmp/missing.toml"
+(cd "$root" && "$bin" validate inputs/specs/example.toml >"$tmp/validate.txt") && grep -q '^points: 12$' "$tmp/validate.txt" \
+  && ok || fail "validate inputs/specs/example.toml"
 
 # A whole shipped trace, end to end.
 trace=$traces/SDSC-SP2-1998-4.2-cln.swf.gz

@@ -1,0 +1,24 @@
+#pragma once
+// A-priori cost of each sweep point, used to hand out the most expensive points first and by
+// `dcsweep validate`. The model is linear in the jobs simulated and the node ids handed out,
+// calibrated on the CEA-Curie benchmark (README, Performance): seconds on one core.
+#include <vector>
+
+#include "dcsweep/sim/scenario.hpp"
+#include "dcsweep/sweep/grid.hpp"
+
+namespace dcsweep {
+
+struct CostModel {
+  double per_job_s = 4.3e-7;   ///< event handling, queue and metrics per job
+  double per_node_s = 3.2e-9;  ///< allocation and release per node of a job
+};
+
+/// Estimated seconds per flat point. Builds each distinct workload once (so a missing trace or
+/// an impossible platform is an InputError here, before anything runs).
+std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, const CostModel& model = {});
+
+/// A loader that parses each trace path once.
+TraceLoader caching_trace_loader();
+
+}  // namespace dcsweep
