@@ -1,2 +1,0 @@
-#include "dcsweep/core/error.hpp"
-// The error types are header-only; this unit anchors the core library's object list.
