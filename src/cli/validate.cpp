@@ -46,9 +46,9 @@ void print_axes(std::ostream& out, const SweepSpec& spec) {
 }  // namespace
 
 int validate_command(std::span<const std::string> args, std::ostream& out) {
-  if (args.empty() || args.front() == "--help" || args.front() == "-h") {
+  if (args.empty()) throw InputError("validate: missing SPEC.toml (usage: dcsweep validate SPEC.toml)");
+  if (args.front() == "--help" || args.front() == "-h") {
     out << "usage: dcsweep validate SPEC.toml\nChecks a sweep spec; prints its axes, point count and cost estimate.\n";
-    if (args.empty()) throw InputError("validate: missing SPEC.toml");
     return kExitOk;
   }
   if (args.size() > 1) throw InputError("validate: unexpected argument '" + args[1] + "'");

@@ -24,8 +24,6 @@ const std::vector<MetricSpec> kSpecs = {
     {"utilization", "", "node-seconds used / (nodes x makespan)"},
 };
 
-const MetricSpec& spec(std::size_t i) { return kSpecs[i]; }
-
 }  // namespace
 
 std::span<const MetricSpec> scheduling_metric_specs() { return kSpecs; }
@@ -56,7 +54,7 @@ Report scheduling_report(const Workload& workload, std::span<const JobOutcome> o
                            ran > 0 ? turnaround_sum / ran : NAN, ran > 0 ? slowdown_sum / ran : NAN,
                            makespan > 0 ? node_seconds / (node_count * makespan) : NAN};
   Report report;
-  for (std::size_t i = 0; i < kSpecs.size(); ++i) report.add(spec(i), values[i]);
+  for (std::size_t i = 0; i < kSpecs.size(); ++i) report.add(kSpecs[i], values[i]);
   return report;
 }
 

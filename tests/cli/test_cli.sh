@@ -43,6 +43,7 @@ expect_error 2 "dcsweep: error: unknown command" frobnicate
 printf '[sweep]\nseed = 1\n[axes]\ngamma = []\n' >"$tmp/empty.toml"
 expect_error 2 "dcsweep: error: $tmp/empty.toml:4: [axes] gamma: empty axis" validate "$tmp/empty.toml"
 expect_error 2 "dcsweep: error: $tmp/missing.toml: cannot open the spec" validate "$tmp/missing.toml"
+expect_error 2 "dcsweep: error: validate: missing SPEC.toml" validate
 (cd "$root" && "$bin" validate inputs/specs/example.toml >"$tmp/validate.txt") && grep -q '^points: 12$' "$tmp/validate.txt" \
   && ok || fail "validate inputs/specs/example.toml"
 
