@@ -71,13 +71,12 @@ void write_jobs(std::ostream& out, const Scenario& s, const SimulationResult& re
   if (!out) throw InputError("cannot write the --jobs-out file (disk full?)");
 }
 
-void note_rejections(std::ostream& err, const Workload& w) {
-  const RejectedJobs& r = w.rejected;
+void note_rejections(std::ostream& err, const Scenario& s) {
+  const RejectedJobs& r = s.workload.rejected;
   if (r.total() == 0) return;
-  err << "dcsweep: note: " << w.source << ": " << r.total() << " of " << r.total() + std::int64_t(w.jobs.size())
-      << " jobs not simulated (" << r.no_runtime << " without runtime, " << r.no_size << " without size, "
-      << r.no_submit << " without submit time, " << r.too_large
-      << " too large), counted in jobs_rejected; --strict makes this an error\n";
+  err << "dcsweep: note: " << s.workload.source << ": " << r.total() << " of "
+      << r.total() + std::int64_t(s.workload.jobs.size()) << " jobs not simulated ("
+      << r.breakdown(s.platform.node_count) << "), counted in jobs_rejected; --strict makes this an error\n";
 }
 
 }  // namespace
@@ -98,7 +97,7 @@ int simulate_command(std::span<const std::string> args, std::ostream& out, std::
   apply_params(vm, params);
   auto jobs_out = vm.count("jobs-out") ? open_jobs_out(vm["jobs-out"].as<std::string>()) : nullptr;
   const Scenario scenario = make_scenario(params);
-  note_rejections(err, scenario.workload);
+  note_rejections(err, scenario);
   const bool json = vm["json"].as<bool>();
   SimulationResult result;
   try {

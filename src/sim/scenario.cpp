@@ -83,9 +83,8 @@ Scenario make_scenario(const ParamSet& params, std::uint64_t point, std::uint64_
   const bool from_trace = params.text("workload") == "trace";
   const auto trace = from_trace ? load(params, loader) : nullptr;
   TraceHint hint;
-  if (trace && (trace->header.max_nodes > 0 || trace->header.max_procs > 0)) {
-    const MachineSize own = trace_machine(*trace);
-    hint = {own.nodes, own.cores_per_node, trace->path};
+  if (const auto own = trace ? header_machine(trace->header) : std::nullopt) {
+    hint = {own->nodes, own->cores_per_node, trace->path};
   }
   s.platform = *platform_registry().at(params.text("platform")).make(build, hint);
   const MachineSize size{s.platform.node_count, s.platform.cores_per_node};

@@ -25,8 +25,7 @@ Workload generate_poisson(const PoissonOptions& o, RngStream& rng, std::int32_t 
     job.runtime_s = std::max(job.runtime_s, 1.0);
     job.estimate_s = job.runtime_s;
     if (job.nodes > platform_nodes) {
-      if (w.rejected.total() == 0) w.rejected.first = "job " + std::to_string(i) + ": too large";
-      ++w.rejected.too_large;
+      w.rejected.record(w.rejected.too_large, "job " + std::to_string(i) + ": too large");
       continue;
     }
     w.jobs.push_back(job);

@@ -27,9 +27,8 @@ std::string describe(const SwfRecord& r, const std::string& why) {
 
 /// Converts one record, or counts it as rejected (and returns false).
 bool convert(const SwfRecord& r, const Conversion& c, Job& job, RejectedJobs& rejected) {
-  auto reject = [&](std::int64_t& counter, const std::string& why) {
-    if (rejected.total() == 0) rejected.first = describe(r, why);
-    ++counter;
+  auto reject = [&](std::int64_t& reason, const std::string& why) {
+    rejected.record(reason, describe(r, why));
     return false;
   };
   if (r.submit_s < 0) return reject(rejected.no_submit, "submit time unknown");
@@ -76,21 +75,33 @@ void check_strict(const Workload& w, std::size_t selected, MachineSize platform)
   const RejectedJobs& r = w.rejected;
   if (r.total() == 0) return;
   throw InputError(w.source + ": " + std::to_string(r.total()) + " of " + std::to_string(selected) +
-                   " jobs rejected under strict (" + std::to_string(r.no_runtime) + " without runtime, " +
-                   std::to_string(r.no_size) + " without size, " + std::to_string(r.no_submit) +
-                   " without submit time, " + std::to_string(r.too_large) + " larger than the " +
-                   std::to_string(platform.nodes) + "-node platform); first: " + r.first);
+                   " jobs rejected under strict (" + r.breakdown(platform.nodes) + "); first: " + r.first);
 }
 
 }  // namespace
 
-MachineSize trace_machine(const SwfTrace& trace) {
-  const SwfHeader& h = trace.header;
+void RejectedJobs::record(std::int64_t& reason, std::string why) {
+  if (total() == 0) first = std::move(why);
+  ++reason;
+}
+
+std::string RejectedJobs::breakdown(std::int32_t platform_nodes) const {
+  return std::to_string(no_runtime) + " without runtime, " + std::to_string(no_size) + " without size, " +
+         std::to_string(no_submit) + " without submit time, " + std::to_string(too_large) + " larger than the " +
+         std::to_string(platform_nodes) + "-node platform";
+}
+
+std::optional<MachineSize> header_machine(const SwfHeader& h) {
   if (h.max_nodes > 0) {
     const std::int64_t cores = h.max_procs > 0 ? std::max<std::int64_t>(1, h.max_procs / h.max_nodes) : 1;
-    return {static_cast<std::int32_t>(h.max_nodes), static_cast<std::int32_t>(cores)};
+    return MachineSize{static_cast<std::int32_t>(h.max_nodes), static_cast<std::int32_t>(cores)};
   }
-  if (h.max_procs > 0) return {static_cast<std::int32_t>(h.max_procs), 1};
+  if (h.max_procs > 0) return MachineSize{static_cast<std::int32_t>(h.max_procs), 1};
+  return std::nullopt;
+}
+
+MachineSize trace_machine(const SwfTrace& trace) {
+  if (const auto machine = header_machine(trace.header)) return *machine;
   throw InputError(trace.path + ": the header gives neither MaxNodes nor MaxProcs; choose a platform");
 }
 

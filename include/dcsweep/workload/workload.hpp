@@ -1,6 +1,7 @@
 #pragma once
 // The jobs one simulation runs, in arrival order, already converted to the target platform.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,10 @@ struct RejectedJobs {
   std::string first;            ///< "line L (job N): why", for messages
 
   std::int64_t total() const { return no_runtime + no_size + no_submit + too_large; }
+  /// Counts one rejection under `reason` (one of the counters above); the first is remembered.
+  void record(std::int64_t& reason, std::string why);
+  /// "1 without runtime, 0 without size, 0 without submit time, 2 larger than the 40-node platform".
+  std::string breakdown(std::int32_t platform_nodes) const;
 };
 
 struct Workload {
@@ -44,7 +49,9 @@ struct MachineSize {
 };
 
 /// The machine an SWF header describes: MaxNodes nodes with floor(MaxProcs / MaxNodes) cores
-/// each; MaxProcs single-core nodes when MaxNodes is absent. InputError when neither is given.
+/// each; MaxProcs single-core nodes when MaxNodes is absent; nothing when neither is given.
+std::optional<MachineSize> header_machine(const SwfHeader& header);
+/// header_machine of the trace, or InputError when its header describes no machine.
 MachineSize trace_machine(const SwfTrace& trace);
 
 /// How a trace is turned into a workload for a platform.
