@@ -13,7 +13,11 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  simulate [options]   one simulation; prints its metrics (dcsweep simulate --help)\n"
+    "  run SPEC.toml -o OUT.h5 [--resume]\n"
+    "                       a whole sweep into one HDF5 file; under mpirun/srun the ranks share it\n"
     "  validate SPEC.toml   checks a sweep spec; prints its axes, point count and cost estimate\n"
+    "  plan RESULT.h5 [--ranks P ...]\n"
+    "                       predicts a sweep's makespan on P ranks from a result file's point times\n"
     "  list                 every registered policy of every family, with its parameters\n"
     "\n"
     "  dcsweep --help, dcsweep COMMAND --help, dcsweep --version\n";
@@ -36,7 +40,9 @@ int dispatch(std::span<const std::string> args, std::ostream& out, std::ostream&
   if (command == "simulate") return cli::simulate_command(rest, out, err);
   if (command == "list") return cli::list_command(rest, out);
   if (command == "validate") return cli::validate_command(rest, out);
-  throw InputError("unknown command '" + command + "'; valid: simulate, validate, list (see dcsweep --help)");
+  if (command == "run") return cli::run_command(rest, out, err);
+  if (command == "plan") return cli::plan_command(rest, out);
+  throw InputError("unknown command '" + command + "'; valid: simulate, run, validate, plan, list (see dcsweep --help)");
 }
 
 }  // namespace

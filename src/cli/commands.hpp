@@ -29,5 +29,7 @@ void apply_params(const po::variables_map& vm, ParamSet& params);
 int simulate_command(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 int list_command(std::span<const std::string> args, std::ostream& out);
 int validate_command(std::span<const std::string> args, std::ostream& out);
+int run_command(std::span<const std::string> args, std::ostream& out, std::ostream& err);
+int plan_command(std::span<const std::string> args, std::ostream& out);
 
 }  // namespace dcsweep::cli

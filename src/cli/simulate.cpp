@@ -9,6 +9,7 @@
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/core/text.hpp"
 #include "dcsweep/sim/catalog.hpp"
+#include "dcsweep/sim/run.hpp"
 #include "dcsweep/sim/scenario.hpp"
 
 namespace dcsweep::cli {
@@ -101,7 +102,7 @@ int simulate_command(std::span<const std::string> args, std::ostream& out, std::
   const bool json = vm["json"].as<bool>();
   SimulationResult result;
   try {
-    result = simulate(scenario);
+    result = run_simulation(scenario);
   } catch (const SimulationError& e) {
     if (json) out << "{\"status\": \"failed\", \"error\": " << json_string(e.what()) << "}\n";
     err << "dcsweep: simulation failed: " << e.what() << "\n";

@@ -4,7 +4,7 @@
 #
 #   target                   package                          used by
 #   MPI::MPI_CXX             libopenmpi-dev                   sweep (MPI ranks)
-#   hdf5::hdf5               libhdf5-openmpi-dev (parallel)   sweep (result file)
+#   hdf5::hdf5, hdf5_hl      libhdf5-openmpi-dev (parallel)   sweep (result file, dimension scales)
 #   Eigen3::Eigen            libeigen3-dev                    thermal (matrices)
 #   dcsweep::cbc             coinor-libcbc-dev                power (PARM ILPs)
 #   Boost::program_options   libboost-program-options-dev     cli
@@ -22,7 +22,7 @@ find_package(Eigen3 3.4 REQUIRED NO_MODULE)
 find_package(MPI REQUIRED COMPONENTS CXX)
 
 set(HDF5_PREFER_PARALLEL TRUE)
-find_package(HDF5 REQUIRED COMPONENTS C)
+find_package(HDF5 REQUIRED COMPONENTS C HL)
 if(NOT HDF5_IS_PARALLEL)
   message(FATAL_ERROR "dcsweep needs parallel HDF5 (Debian: libhdf5-openmpi-dev); found a serial one")
 endif()
@@ -32,6 +32,11 @@ if(NOT TARGET hdf5::hdf5)
   target_link_libraries(hdf5::hdf5 INTERFACE ${HDF5_C_LIBRARIES})
   target_compile_definitions(hdf5::hdf5 INTERFACE ${HDF5_DEFINITIONS})
 endif()
+if(NOT TARGET hdf5::hdf5_hl)
+  add_library(hdf5::hdf5_hl INTERFACE IMPORTED)
+  target_link_libraries(hdf5::hdf5_hl INTERFACE ${HDF5_HL_LIBRARIES} hdf5::hdf5)
+endif()
+find_package(Threads REQUIRED)
 
 find_package(tomlplusplus 3 QUIET CONFIG)
 if(NOT TARGET tomlplusplus::tomlplusplus)

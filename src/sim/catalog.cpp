@@ -3,6 +3,7 @@
 #include "dcsweep/alloc/allocator.hpp"
 #include "dcsweep/sched/scheduler.hpp"
 #include "dcsweep/sim/scenario.hpp"
+#include "dcsweep/sim/utilization.hpp"
 
 namespace dcsweep {
 namespace {
@@ -17,6 +18,7 @@ void add_plugin_params(ParamCatalog& catalog, const RegistryT& registry) {
 ParamCatalog build_catalog() {
   ParamCatalog catalog;
   for (auto& spec : scenario_params()) catalog.add(std::move(spec));
+  catalog.add(series_interval_param());
   add_plugin_params(catalog, platform_registry());
   add_plugin_params(catalog, scheduler_registry());
   add_plugin_params(catalog, allocator_registry());

@@ -168,8 +168,20 @@ class SpecParser {
       }
     }
     if (axis.name.empty()) fail(axis.line, "[[zip]]", "a zip group needs a name");
+    check_zip_name(axis);
     if (axis.params.empty()) fail(axis.line, "[[zip]] " + axis.name, "a zip group needs at least one parameter");
     add_axis(std::move(axis));
+  }
+
+  /// A zip group's name becomes a dimension of the result file: it must not clash with a
+  /// parameter, another axis or the file's own names.
+  void check_zip_name(const Axis& axis) const {
+    const std::string& name = axis.name;
+    if (catalog_.find(name) != nullptr) fail(axis.line, "[[zip]] name", "'" + name + "' is a parameter name; name the group after what it varies, e.g. \"machine\"");
+    if (name == "replicate" || name == "points" || name == "series") fail(axis.line, "[[zip]] name", "'" + name + "' is reserved in result files");
+    for (const Axis& other : spec_.axes) {
+      if (other.name == name) fail(axis.line, "[[zip]] name", "'" + name + "' is already an axis (line " + std::to_string(other.line) + ")");
+    }
   }
 
   void add_axis(Axis axis) {
@@ -289,6 +301,62 @@ std::uint64_t SweepSpec::point_count() const {
 
 SweepSpec parse_spec(std::string_view text, const std::string& path, const ParamCatalog& catalog) {
   return SpecParser(path, catalog).parse(text);
+}
+
+namespace {
+
+std::string values_text(const std::vector<ParamValue>& values) {
+  std::vector<std::string> shown;
+  for (std::size_t i = 0; i < values.size() && i < 4; ++i) shown.push_back(format_value(values[i]));
+  if (values.size() > 4) shown.push_back("...");
+  return std::to_string(values.size()) + " values [" + join(shown) + "]";
+}
+
+void compare_axis(const Axis& was, const Axis& now, std::vector<std::string>& out) {
+  if (was.params != now.params) {
+    out.push_back("axis " + now.name + ": varies " + join(now.params) + ", was " + join(was.params));
+    return;
+  }
+  for (std::size_t k = 0; k < now.params.size(); ++k) {
+    if (was.values[k] != now.values[k]) {
+      const std::string what = now.params.size() > 1 ? now.name + "." + now.params[k] : now.name;
+      out.push_back("axis " + what + ": " + values_text(now.values[k]) + ", was " + values_text(was.values[k]));
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> spec_differences(const SweepSpec& was, const SweepSpec& now) {
+  std::vector<std::string> out;
+  if (was.name != now.name) out.push_back("[sweep] name: \"" + now.name + "\", was \"" + was.name + "\"");
+  if (was.seed != now.seed) out.push_back("[sweep] seed: " + std::to_string(now.seed) + ", was " + std::to_string(was.seed));
+  if (was.replicates != now.replicates) {
+    out.push_back("[sweep] replicates: " + std::to_string(now.replicates) + ", was " + std::to_string(was.replicates));
+  }
+  auto find = [](const auto& base, const std::string& name) -> const ParamValue* {
+    for (const auto& [n, v] : base) {
+      if (n == name) return &v;
+    }
+    return nullptr;
+  };
+  for (const auto& [name, value] : now.base) {
+    const ParamValue* old = find(was.base, name);
+    if (old == nullptr) out.push_back("[base] " + name + " = " + format_value(value) + " added");
+    else if (*old != value) out.push_back("[base] " + name + ": " + format_value(value) + ", was " + format_value(*old));
+  }
+  for (const auto& [name, value] : was.base) {
+    if (find(now.base, name) == nullptr) out.push_back("[base] " + name + " removed (was " + format_value(value) + ")");
+  }
+  std::vector<std::string> was_axes, now_axes;
+  for (const Axis& a : was.axes) was_axes.push_back(a.name);
+  for (const Axis& a : now.axes) now_axes.push_back(a.name);
+  if (was_axes != now_axes) {
+    out.push_back("axes: " + join(now_axes) + ", was " + join(was_axes));
+  } else {
+    for (std::size_t d = 0; d < now.axes.size(); ++d) compare_axis(was.axes[d], now.axes[d], out);
+  }
+  return out;
 }
 
 SweepSpec read_spec(const std::string& path, const ParamCatalog& catalog) {

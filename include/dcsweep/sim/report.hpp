@@ -19,6 +19,13 @@ struct Metric {
   double value;  ///< NaN when the metric does not apply
 };
 
+/// A time series' declaration (the result layout needs it before anything runs).
+struct SeriesSpec {
+  std::string name;
+  std::string unit;
+  std::string help;
+};
+
 /// A piecewise-constant time series: values[i] holds from times_s[i] to times_s[i+1].
 struct Series {
   std::string name;

@@ -41,4 +41,8 @@ struct SweepSpec {
 SweepSpec parse_spec(std::string_view text, const std::string& path, const ParamCatalog& catalog);
 SweepSpec read_spec(const std::string& path, const ParamCatalog& catalog);
 
+/// What differs between two specs in what they compute (comments and layout do not count), one
+/// readable line per difference; empty when they describe the same sweep.
+std::vector<std::string> spec_differences(const SweepSpec& was, const SweepSpec& now);
+
 }  // namespace dcsweep

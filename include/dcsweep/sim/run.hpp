@@ -1,0 +1,21 @@
+#pragma once
+// One simulation with the standard observers, and the fixed list of everything a simulation can
+// report. A sweep lays out its result file from these lists before any point runs; a point whose
+// report lacks a metric (a model that is off) stores NaN there.
+#include <vector>
+
+#include "dcsweep/sim/report.hpp"
+#include "dcsweep/sim/simulation.hpp"
+
+namespace dcsweep {
+
+/// Every metric, in result-file order.
+std::vector<MetricSpec> simulation_metric_specs();
+/// Every time series, in result-file order.
+std::vector<SeriesSpec> simulation_series_specs();
+
+/// Simulates the scenario with the observers its parameters ask for (the utilization series now;
+/// the physics models later).
+SimulationResult run_simulation(const Scenario& scenario);
+
+}  // namespace dcsweep

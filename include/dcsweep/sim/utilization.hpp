@@ -1,0 +1,36 @@
+#pragma once
+// The core's time series: the fraction of nodes busy, averaged over fixed intervals of simulated
+// time (parameter series_interval_s). Bins are aligned on multiples of the interval; the last bin
+// is averaged over the part of it that was simulated.
+#include <cstdint>
+#include <vector>
+
+#include "dcsweep/core/params.hpp"
+#include "dcsweep/sim/observer.hpp"
+
+namespace dcsweep {
+
+ParamSpec series_interval_param();
+SeriesSpec utilization_series_spec();
+
+class UtilizationSeries final : public SimObserver {
+ public:
+  UtilizationSeries(std::int32_t node_count, double interval_s);
+
+  void advance_to(double time_s) override;
+  void on_job_start(double, const Job&, std::span<const NodeId> nodes) override;
+  void on_job_end(double, const Job&, std::span<const NodeId> nodes, bool) override;
+  void report(double end_s, Report& report) override;
+
+ private:
+  double node_count_;
+  double interval_s_;
+  bool started_ = false;
+  std::int64_t first_bin_ = 0;
+  std::int64_t bin_ = 0;          ///< the bin holding last_s_
+  double last_s_ = 0;
+  double busy_ = 0;               ///< nodes busy since last_s_
+  std::vector<double> node_seconds_;  ///< per bin from first_bin_
+};
+
+}  // namespace dcsweep

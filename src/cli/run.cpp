@@ -1,0 +1,88 @@
+#include <mpi.h>
+
+#include <cstdlib>
+#include <ostream>
+
+#include "commands.hpp"
+#include "dcsweep/cli/cli.hpp"
+#include "dcsweep/core/error.hpp"
+#include "dcsweep/sweep/runner.hpp"
+
+namespace dcsweep::cli {
+namespace {
+
+/// This process's rank as the launcher (mpirun, srun) announces it, before MPI starts: only rank
+/// 0 reports a usage error, so a bad command line under mpirun prints one line, not one per rank.
+int launcher_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+    if (const char* value = std::getenv(name)) return std::atoi(value);
+  }
+  return 0;
+}
+
+/// MPI for the duration of a run (initialized here, so that the other commands never need it).
+class MpiSession {
+ public:
+  MpiSession() {
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (initialized) return;
+    int provided = 0;
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+    owner_ = true;
+    if (provided < MPI_THREAD_FUNNELED) throw std::runtime_error("the MPI library does not support threads");
+  }
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+  ~MpiSession() {
+    if (owner_) MPI_Finalize();
+  }
+
+ private:
+  bool owner_ = false;
+};
+
+constexpr const char* kUsage =
+    "usage: dcsweep run SPEC.toml -o OUT.h5 [--resume] [--quiet]\n"
+    "Runs every point of a sweep; under mpirun or srun the ranks share the grid.\n\n";
+
+}  // namespace
+
+int run_command(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
+  po::options_description options("Options");
+  options.add_options()("output,o", po::value<std::string>()->value_name("OUT.h5"), "the result file (HDF5)")(
+      "resume", po::bool_switch(), "finish an interrupted run from its journal (or start it if there is none)")(
+      "quiet,q", po::bool_switch(), "no progress lines on stderr")("help,h", "this help");
+  po::options_description hidden;
+  hidden.add_options()("spec", po::value<std::vector<std::string>>());
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::positional_options_description positional;
+  positional.add("spec", -1);
+  RunOptions run;
+  try {
+    const std::vector<std::string> normalized = normalize_options(args);
+    po::variables_map vm;
+    try {
+      po::store(po::command_line_parser(normalized).options(all).positional(positional).run(), vm);
+    } catch (const po::error& e) {
+      throw InputError(std::string("run: ") + e.what() + " (see dcsweep run --help)");
+    }
+    if (vm.count("help")) {
+      if (launcher_rank() == 0) out << kUsage << options;
+      return kExitOk;
+    }
+    const auto specs = vm.count("spec") ? vm["spec"].as<std::vector<std::string>>() : std::vector<std::string>{};
+    if (specs.size() != 1) throw InputError("run: expected one SPEC.toml (usage: dcsweep run SPEC.toml -o OUT.h5)");
+    if (!vm.count("output")) throw InputError("run: missing -o OUT.h5 (where the results go)");
+    run = {specs.front(), vm["output"].as<std::string>(), vm["resume"].as<bool>(), vm["quiet"].as<bool>(),
+           DCSWEEP_VERSION, DCSWEEP_GIT_COMMIT};
+  } catch (const InputError& e) {
+    if (launcher_rank() == 0) err << "dcsweep: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  MpiSession mpi;
+  return run_sweep(run, MPI_COMM_WORLD, out, err);
+}
+
+}  // namespace dcsweep::cli

@@ -1,0 +1,64 @@
+#include "dcsweep/sim/utilization.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dcsweep {
+
+ParamSpec series_interval_param() {
+  return {.name = "series_interval_s", .type = ParamType::real, .unit = "s", .default_value = 3600.0,
+          .min = 0.0, .max = 1.0e9, .min_open = true,
+          .help = "width of the averaging interval of the time series (utilization, later power)"};
+}
+
+SeriesSpec utilization_series_spec() {
+  return {"utilization", "", "fraction of nodes busy, averaged over each series_interval_s"};
+}
+
+UtilizationSeries::UtilizationSeries(std::int32_t node_count, double interval_s)
+    : node_count_(node_count), interval_s_(interval_s) {}
+
+void UtilizationSeries::advance_to(double time_s) {
+  if (!started_) {
+    started_ = true;
+    first_bin_ = bin_ = static_cast<std::int64_t>(std::floor(time_s / interval_s_));
+    last_s_ = time_s;
+    node_seconds_.push_back(0.0);
+    return;
+  }
+  // Integer bin bookkeeping: bin ends are computed, never re-derived by division.
+  for (double bin_end = double(bin_ + 1) * interval_s_; time_s >= bin_end; bin_end = double(bin_ + 1) * interval_s_) {
+    node_seconds_.back() += busy_ * (bin_end - last_s_);
+    last_s_ = bin_end;
+    ++bin_;
+    node_seconds_.push_back(0.0);
+  }
+  node_seconds_.back() += busy_ * (time_s - last_s_);
+  last_s_ = time_s;
+}
+
+void UtilizationSeries::on_job_start(double, const Job&, std::span<const NodeId> nodes) {
+  busy_ += static_cast<double>(nodes.size());
+}
+
+void UtilizationSeries::on_job_end(double, const Job&, std::span<const NodeId> nodes, bool) {
+  busy_ -= static_cast<double>(nodes.size());
+}
+
+void UtilizationSeries::report(double end_s, Report& report) {
+  const SeriesSpec spec = utilization_series_spec();
+  Series series{spec.name, spec.unit, {}, {}};
+  if (started_) {
+    advance_to(end_s);
+    for (std::size_t i = 0; i < node_seconds_.size(); ++i) {
+      const double start = double(first_bin_ + std::int64_t(i)) * interval_s_;
+      const double covered = std::min(interval_s_, end_s - start);
+      if (covered <= 0) break;  // the bin that begins exactly at the end
+      series.times_s.push_back(start);
+      series.values.push_back(node_seconds_[i] / (node_count_ * covered));
+    }
+  }
+  report.series.push_back(std::move(series));
+}
+
+}  // namespace dcsweep

@@ -1,0 +1,110 @@
+#include "dcsweep/sweep/point.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "dcsweep/sim/run.hpp"
+
+namespace dcsweep {
+namespace {
+
+template <class T>
+void put(std::string& out, const T& value) {
+  out.append(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+void put_doubles(std::string& out, const std::vector<double>& values) {
+  put(out, static_cast<std::uint64_t>(values.size()));
+  out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double));
+}
+
+template <class T>
+T take(std::string_view& in) {
+  if (in.size() < sizeof(T)) throw std::runtime_error("truncated point result");
+  T value;
+  std::memcpy(&value, in.data(), sizeof value);
+  in.remove_prefix(sizeof value);
+  return value;
+}
+
+std::vector<double> take_doubles(std::string_view& in) {
+  const auto n = take<std::uint64_t>(in);
+  if (n > in.size() / sizeof(double)) throw std::runtime_error("truncated point result");
+  std::vector<double> values(n);
+  std::memcpy(values.data(), in.data(), n * sizeof(double));
+  in.remove_prefix(n * sizeof(double));
+  return values;
+}
+
+}  // namespace
+
+ResultLayout ResultLayout::of_simulation() { return {simulation_metric_specs(), simulation_series_specs()}; }
+
+PointResult evaluate_point(const Grid& grid, std::uint64_t flat, const ResultLayout& layout,
+                           const TraceLoader& loader, std::int32_t rank) {
+  PointResult r;
+  r.flat = flat;
+  r.rank = rank;
+  r.metrics.assign(layout.metrics.size(), NAN);
+  r.series.resize(layout.series.size());
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    const Scenario scenario = make_scenario(grid.params(flat), flat, grid.replicate(flat), loader);
+    const SimulationResult result = run_simulation(scenario);
+    for (std::size_t i = 0; i < layout.metrics.size(); ++i) r.metrics[i] = result.report.value(layout.metrics[i].name);
+    for (const Series& s : result.report.series) {
+      for (std::size_t i = 0; i < layout.series.size(); ++i) {
+        if (layout.series[i].name == s.name) r.series[i] = {s.times_s, s.values};
+      }
+    }
+    r.status = PointStatus::ok;
+  } catch (const std::exception& e) {
+    r = PointResult{flat, PointStatus::failed, e.what(), 0, rank, std::vector<double>(layout.metrics.size(), NAN),
+                    std::vector<SeriesData>(layout.series.size())};
+  }
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+void encode(const PointResult& r, std::string& out) {
+  put(out, r.flat);
+  put(out, static_cast<std::int8_t>(r.status));
+  put(out, r.wall_s);
+  put(out, r.rank);
+  put(out, static_cast<std::uint64_t>(r.error.size()));
+  out += r.error;
+  put_doubles(out, r.metrics);
+  put(out, static_cast<std::uint64_t>(r.series.size()));
+  for (const SeriesData& s : r.series) {
+    put_doubles(out, s.times_s);
+    put_doubles(out, s.values);
+  }
+}
+
+PointResult decode(std::string_view& in) {
+  PointResult r;
+  r.flat = take<std::uint64_t>(in);
+  const auto status = take<std::int8_t>(in);
+  if (status < 0 || status > 2) throw std::runtime_error("bad point status in a result record");
+  r.status = static_cast<PointStatus>(status);
+  r.wall_s = take<double>(in);
+  r.rank = take<std::int32_t>(in);
+  const auto error_size = take<std::uint64_t>(in);
+  if (error_size > in.size()) throw std::runtime_error("truncated point result");
+  r.error = std::string(in.substr(0, error_size));
+  in.remove_prefix(error_size);
+  r.metrics = take_doubles(in);
+  const auto series = take<std::uint64_t>(in);
+  if (series > in.size()) throw std::runtime_error("truncated point result");
+  r.series.resize(series);
+  for (SeriesData& s : r.series) {
+    s.times_s = take_doubles(in);
+    s.values = take_doubles(in);
+    if (s.times_s.size() != s.values.size()) throw std::runtime_error("series times and values differ in length");
+  }
+  return r;
+}
+
+}  // namespace dcsweep
