@@ -20,9 +20,12 @@ std::string undashed(std::string name);
 
 /// One option per catalog parameter (booleans may be given without a value).
 po::options_description param_options(const ParamCatalog& catalog);
-/// Parses `args` against `options`; a Boost error becomes one InputError line with a suggestion.
+/// Parses `args` against `options` (no abbreviations); a Boost error becomes one InputError line
+/// with a suggestion. With `positional`, bare arguments are collected (see positionals()).
 po::variables_map parse_options(std::span<const std::string> args, const po::options_description& options,
-                                const std::string& command);
+                                const std::string& command, bool positional = false);
+inline constexpr const char* kPositional = "positional-arguments";
+std::vector<std::string> positionals(const po::variables_map& vm);
 /// Copies every parameter option present in `vm` into `params`.
 void apply_params(const po::variables_map& vm, ParamSet& params);
 

@@ -56,11 +56,18 @@ po::options_description param_options(const ParamCatalog& catalog) {
 }
 
 po::variables_map parse_options(std::span<const std::string> args, const po::options_description& options,
-                                const std::string& command) {
+                                const std::string& command, bool positional) {
   const std::vector<std::string> normalized = normalize_options(args);
+  po::options_description all;
+  all.add(options);
+  all.add_options()(kPositional, po::value<std::vector<std::string>>());
+  po::positional_options_description positions;
+  if (positional) positions.add(kPositional, -1);
+  // No abbreviations: "--resum" must not silently mean "--resume".
+  const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(normalized).options(options).run(), vm);
+    po::store(po::command_line_parser(normalized).options(all).positional(positions).style(style).run(), vm);
     po::notify(vm);
   } catch (const po::unknown_option& e) {
     std::string name = e.get_option_name();
@@ -73,6 +80,10 @@ po::variables_map parse_options(std::span<const std::string> args, const po::opt
     throw InputError(command + ": " + e.what());
   }
   return vm;
+}
+
+std::vector<std::string> positionals(const po::variables_map& vm) {
+  return vm.count(kPositional) ? vm[kPositional].as<std::vector<std::string>>() : std::vector<std::string>{};
 }
 
 void apply_params(const po::variables_map& vm, ParamSet& params) {

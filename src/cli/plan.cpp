@@ -15,18 +15,7 @@ int plan_command(std::span<const std::string> args, std::ostream& out) {
   po::options_description options("Options");
   options.add_options()("ranks,r", po::value<std::vector<int>>()->multitoken()->value_name("P ..."),
                         "rank counts to predict (default 64 1024 4096)")("help,h", "this help");
-  po::options_description hidden;
-  hidden.add_options()("file", po::value<std::vector<std::string>>());
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("file", -1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(normalize_options(args)).options(all).positional(positional).run(), vm);
-  } catch (const po::error& e) {
-    throw InputError(std::string("plan: ") + e.what());
-  }
+  const po::variables_map vm = parse_options(args, options, "plan", true);
   if (vm.count("help")) {
     out << "usage: dcsweep plan RESULT.h5 [--ranks P ...]\n"
            "Replays the engine's hand-out order with the measured point times of a result file and\n"
@@ -34,7 +23,7 @@ int plan_command(std::span<const std::string> args, std::ostream& out) {
         << options;
     return kExitOk;
   }
-  const auto files = vm.count("file") ? vm["file"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  const std::vector<std::string> files = positionals(vm);
   if (files.size() != 1) throw InputError("plan: expected one RESULT.h5 (usage: dcsweep plan RESULT.h5 --ranks P)");
   const std::vector<int> ranks = vm.count("ranks") ? vm["ranks"].as<std::vector<int>>() : std::vector<int>{64, 1024, 4096};
   for (const int p : ranks) {

@@ -73,6 +73,9 @@ std::vector<ParamSpec> scenario_params() {
       real("poisson_max_runtime_s", "s", 1200, 1, 1.0e9, "longest Poisson runtime"),
       choice("scheduler", scheduler_registry().names(), "easy", "when queued jobs start"),
       choice("allocator", allocator_registry().names(), "first_fit", "which nodes a starting job gets"),
+      integer("max_queue_jobs", 0, 0, kMaxCount,
+              "fail the simulation when more jobs than this wait at once (0: no limit); guards sweeps "
+              "against hopelessly overloaded points"),
   };
 }
 

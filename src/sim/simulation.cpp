@@ -7,6 +7,7 @@
 #include "dcsweep/alloc/allocator.hpp"
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/core/event_queue.hpp"
+#include "dcsweep/core/text.hpp"
 #include "dcsweep/sched/scheduler.hpp"
 #include "dcsweep/sim/metrics.hpp"
 
@@ -21,7 +22,8 @@ class Engine final : public SchedulingContext {
         observers_(observers.begin(), observers.end()),
         machine_(scenario.platform.node_count),
         outcomes_(jobs_.size(), JobOutcome{NAN, NAN, false}),
-        node_sets_(jobs_.size()) {
+        node_sets_(jobs_.size()),
+        max_queue_(static_cast<std::size_t>(scenario.params.integer("max_queue_jobs"))) {
     const BuildContext build{scenario.params, scenario.key};
     scheduler_ = scheduler_registry().at(scenario.params.text("scheduler")).make(build);
     allocator_ = allocator_registry().at(scenario.params.text("allocator")).make(build, scenario.platform);
@@ -95,6 +97,11 @@ class Engine final : public SchedulingContext {
       }
     }
     scheduler_->schedule(*this);
+    if (max_queue_ > 0 && scheduler_->queued() > max_queue_) {
+      throw SimulationError("the queue reached " + std::to_string(scheduler_->queued()) + " waiting jobs at t = " +
+                            format_number(std::round(t * 1000) / 1000) + " s (max_queue_jobs = " + std::to_string(max_queue_) +
+                            "): the machine is overloaded at these parameters");
+    }
     return true;
   }
 
@@ -118,6 +125,7 @@ class Engine final : public SchedulingContext {
   std::vector<std::vector<NodeId>> node_sets_;
   EventQueue<JobIndex> ends_;
   RunningSet running_;
+  std::size_t max_queue_;  ///< 0: no limit
   std::size_t next_arrival_ = 0;
   double now_ = 0;
 };
