@@ -33,14 +33,17 @@ TraceLoader caching_trace_loader() {
   };
 }
 
-std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, const CostModel& model) {
-  std::map<std::string, double> by_workload;
-  std::vector<double> costs(grid.size());
+std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, const CostModel& model,
+                                   std::size_t part, std::size_t parts) {
+  std::map<std::string, std::pair<std::size_t, double>> by_workload;  // key -> (order of appearance, cost)
+  std::vector<double> costs(grid.size(), -1.0);
   for (std::uint64_t i = 0; i < grid.size(); ++i) {
     const ParamSet p = grid.params(i);
-    const auto [it, added] = by_workload.try_emplace(workload_key(p), 0.0);
-    if (added) it->second = workload_cost(make_scenario(p, i, grid.replicate(i), loader).workload, model);
-    costs[i] = it->second;
+    const auto [it, added] = by_workload.try_emplace(workload_key(p), by_workload.size(), -1.0);
+    auto& [order, cost] = it->second;
+    if (order % parts != part) continue;
+    if (added) cost = workload_cost(make_scenario(p, i, grid.replicate(i), loader).workload, model);
+    costs[i] = cost;
   }
   return costs;
 }

@@ -19,12 +19,13 @@ ChunkPlanner::ChunkPlanner(std::vector<std::uint64_t> points, std::span<const do
   total_cost_ = remaining_cost_ = std::accumulate(cost_.begin(), cost_.end(), 0.0);
   const double share = total_cost_ / std::max(ranks, 1);
   floor_s_ = std::min(policy.min_chunk_s, policy.min_share * share);
+  cap_s_ = std::max(policy.max_chunk_s, floor_s_);
   divisor_ = policy.split * std::max(ranks, 1);
 }
 
 std::vector<std::uint64_t> ChunkPlanner::next() {
   std::vector<std::uint64_t> chunk;
-  const double target = std::max(remaining_cost_ / divisor_, floor_s_);
+  const double target = std::clamp(remaining_cost_ / divisor_, floor_s_, cap_s_);
   double taken = 0;
   while (next_ < order_.size() && (chunk.empty() || taken + cost_[next_] <= target)) {
     taken += cost_[next_];

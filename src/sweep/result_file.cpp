@@ -4,10 +4,12 @@
 #include <hdf5_hl.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <stdexcept>
 
 #include "dcsweep/core/text.hpp"
+#include "mpi_messages.hpp"
 
 namespace dcsweep {
 namespace {
@@ -445,6 +447,54 @@ PointsTable read_points_table(const std::string& path) {
   table.wall_s = read_vector<double>(check, file, "points/wall_s", H5T_NATIVE_DOUBLE);
   table.cost_estimate_s = read_vector<double>(check, file, "points/cost_estimate_s", H5T_NATIVE_DOUBLE);
   return table;
+}
+
+int write_results(const std::string& path, MPI_Comm comm, const FileLayout& layout, const Provenance& provenance,
+                  std::span<const double> costs, std::span<const PointResult> all) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const std::vector<WriteBlock> blocks = split_rows(layout.grid, size);
+  const std::size_t series_count = layout.results.series.size();
+  WriteBlock mine = blocks[static_cast<std::size_t>(rank)];
+  std::int32_t failures = 0;
+  std::vector<PointResult> received;
+  std::span<const PointResult> block;
+  if (rank == 0) {
+    for (const PointResult& r : all) failures += r.status == PointStatus::failed ? 1 : 0;
+    // Where each block's samples start in every series, and the series' lengths.
+    std::vector<std::uint64_t> totals(series_count, 0);
+    std::vector<std::vector<std::uint64_t>> bases(blocks.size());
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+      bases[b] = totals;
+      for (std::uint64_t i = blocks[b].begin; i < blocks[b].end; ++i) {
+        for (std::size_t s = 0; s < series_count; ++s) totals[s] += all[i].series[s].values.size();
+      }
+    }
+    create_result_file(path, layout, provenance, totals, costs);
+    for (int r = 1; r < size; ++r) {
+      const WriteBlock& b = blocks[static_cast<std::size_t>(r)];
+      std::string bytes;
+      bytes.append(reinterpret_cast<const char*>(&failures), sizeof failures);
+      bytes.append(reinterpret_cast<const char*>(bases[std::size_t(r)].data()), series_count * sizeof(std::uint64_t));
+      for (std::uint64_t i = b.begin; i < b.end; ++i) encode(all[i], bytes);
+      mpi::send_bytes(bytes, r, mpi::kBlock, comm);
+    }
+    mine.series_base = bases[0];
+    block = all.subspan(mine.begin, mine.end - mine.begin);
+  } else {
+    const std::string bytes = mpi::receive_bytes(0, mpi::kBlock, comm);
+    std::string_view in = bytes;
+    std::memcpy(&failures, in.data(), sizeof failures);
+    in.remove_prefix(sizeof failures);
+    mine.series_base.resize(series_count);
+    std::memcpy(mine.series_base.data(), in.data(), series_count * sizeof(std::uint64_t));
+    in.remove_prefix(series_count * sizeof(std::uint64_t));
+    received = mpi::decode_results(in);
+    block = received;
+  }
+  write_result_block(path, comm, layout, mine, block);
+  return failures;
 }
 
 }  // namespace dcsweep

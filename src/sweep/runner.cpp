@@ -27,6 +27,7 @@
 #include "dcsweep/sweep/journal.hpp"
 #include "dcsweep/sweep/progress.hpp"
 #include "dcsweep/sweep/result_file.hpp"
+#include "mpi_messages.hpp"
 
 namespace dcsweep {
 namespace {
@@ -34,41 +35,8 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-enum Tag : int { kRequest = 1, kWork = 2, kResults = 3, kBlock = 4 };
+using namespace mpi;  // NOLINT(google-build-using-namespace): the message helpers of this library
 enum Verdict : int { kGo = 0, kBadInput = 2, kNothingToDo = 3 };
-
-// ---- small MPI helpers (main thread only) ----
-
-void send_bytes(const std::string& bytes, int to, int tag, MPI_Comm comm) {
-  if (bytes.size() > static_cast<std::size_t>(INT32_MAX)) throw std::runtime_error("message above 2 GiB");
-  MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, to, tag, comm);
-}
-
-/// Waits for `request` without spinning a core: ranks may share cores with rank 0's worker.
-void wait_politely(MPI_Request& request) {
-  int done = 0;
-  auto pause = std::chrono::microseconds(20);
-  for (MPI_Test(&request, &done, MPI_STATUS_IGNORE); !done; MPI_Test(&request, &done, MPI_STATUS_IGNORE)) {
-    std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::microseconds(1000));
-  }
-}
-
-/// Receives one message of any length from `from` with `tag`, politely.
-std::string receive_bytes(int from, int tag, MPI_Comm comm) {
-  int flag = 0;
-  MPI_Status status;
-  auto pause = std::chrono::microseconds(20);
-  for (MPI_Iprobe(from, tag, comm, &flag, &status); !flag; MPI_Iprobe(from, tag, comm, &flag, &status)) {
-    std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::microseconds(1000));
-  }
-  int count = 0;
-  MPI_Get_count(&status, MPI_BYTE, &count);
-  std::string bytes(static_cast<std::size_t>(count), '\0');
-  MPI_Recv(bytes.data(), count, MPI_BYTE, from, tag, comm, MPI_STATUS_IGNORE);
-  return bytes;
-}
 
 std::string broadcast_text(std::string text, MPI_Comm comm) {
   std::uint64_t size = text.size();
@@ -86,12 +54,6 @@ std::vector<std::uint64_t> decode_chunk(const std::string& bytes) {
   std::vector<std::uint64_t> chunk(bytes.size() / sizeof(std::uint64_t));
   std::copy(bytes.begin(), bytes.end(), reinterpret_cast<char*>(chunk.data()));
   return chunk;
-}
-
-std::vector<PointResult> decode_results(std::string_view bytes) {
-  std::vector<PointResult> results;
-  while (!bytes.empty()) results.push_back(decode(bytes));
-  return results;
 }
 
 std::string utc_now() {
@@ -122,13 +84,12 @@ class SweepRun {
   }
 
   int run() {
+    start_ = Clock::now();
     const int verdict = setup();
     if (verdict == kBadInput) return 2;
     if (verdict == kNothingToDo) return rank_ == 0 ? report_complete() : broadcast_exit(0);
-    const auto start = Clock::now();
     rank_ == 0 ? coordinate() : work();
-    const int code = write(std::chrono::duration<double>(Clock::now() - start).count());
-    return code;
+    return write();
   }
 
  private:
@@ -153,15 +114,64 @@ class SweepRun {
       grid_.emplace(spec_, catalog_);
       layout_ = ResultLayout::of_simulation();
       loader_ = caching_trace_loader();
+      if (rank_ == 0) check_output_free();
+    } catch (const InputError& e) {
+      message = e.what();
+      verdict = kBadInput;
+    }
+    // Every rank parsed the same text; rank 0 alone checked the output.
+    MPI_Bcast(&verdict, 1, MPI_INT, 0, comm_);
+    if (verdict == kBadInput) return fail_setup(message);
+    if (!estimate_costs_together(message)) return fail_setup(message);
+    try {
       if (rank_ == 0) verdict = prepare_output();
     } catch (const InputError& e) {
       message = e.what();
       verdict = kBadInput;
     }
-    // Rank 0's verdict wins: the others parsed the same text, so they agree on a spec error.
     MPI_Bcast(&verdict, 1, MPI_INT, 0, comm_);
     if (verdict == kBadInput) return fail_setup(message);
     return verdict;
+  }
+
+  /// The cost estimate, shared: each rank builds every size-th distinct workload (reading those
+  /// traces, which also checks them), then the estimates are combined. False with the message of
+  /// the lowest failing rank (on rank 0) when a workload cannot be built.
+  bool estimate_costs_together(std::string& message) {
+    int failed_rank = size_;
+    try {
+      costs_ = estimate_costs(*grid_, loader_, {}, static_cast<std::size_t>(rank_), static_cast<std::size_t>(size_));
+    } catch (const InputError& e) {
+      message = e.what();
+      failed_rank = rank_;
+    }
+    int first_failure = size_;
+    MPI_Allreduce(&failed_rank, &first_failure, 1, MPI_INT, MPI_MIN, comm_);
+    if (first_failure < size_) {
+      if (first_failure != 0) {
+        if (rank_ == first_failure) send_bytes(message, 0, kBlock, comm_);
+        if (rank_ == 0) message = receive_bytes(first_failure, kBlock, comm_);
+      }
+      return false;
+    }
+    if (rank_ == 0) {
+      MPI_Reduce(MPI_IN_PLACE, costs_.data(), static_cast<int>(costs_.size()), MPI_DOUBLE, MPI_MAX, 0, comm_);
+    } else {
+      MPI_Reduce(costs_.data(), nullptr, static_cast<int>(costs_.size()), MPI_DOUBLE, MPI_MAX, 0, comm_);
+    }
+    return true;
+  }
+
+  /// Rank 0, before anything is read: a second run on the same output is refused.
+  void check_output_free() const {
+    const std::string& output = options_.output;
+    const bool have_output = fs::exists(output), have_journal = fs::exists(journal_path(output));
+    if (!options_.resume && (have_output || have_journal)) {
+      throw InputError(output + ": already exists" + (have_journal ? " (an unfinished run: its journal is there)" : "") +
+                       "; use --resume to finish it, or choose another -o");
+    }
+    const fs::path parent = fs::absolute(output).parent_path();
+    if (!fs::is_directory(parent)) throw InputError(output + ": directory " + parent.string() + " does not exist");
   }
 
   int fail_setup(const std::string& message) {
@@ -169,21 +179,13 @@ class SweepRun {
     return kBadInput;
   }
 
-  /// Rank 0: costs, the output and journal checks, the initial file. InputError when bad.
+  /// Rank 0: the journal (new, or read back to resume) and the initial file. InputError when bad.
   int prepare_output() {
     const std::string& output = options_.output;
     const std::string journal = journal_path(output);
-    costs_ = estimate_costs(*grid_, loader_);
     results_.assign(grid_->size(), PointResult{});
-    const bool have_output = fs::exists(output), have_journal = fs::exists(journal);
-    if (!options_.resume && (have_output || have_journal)) {
-      throw InputError(output + ": already exists" + (have_journal ? " (an unfinished run: its journal is there)" : "") +
-                       "; use --resume to finish it, or choose another -o");
-    }
-    if (options_.resume && have_journal) return recover(journal);
-    if (options_.resume && have_output) return check_complete(output);
-    const fs::path parent = fs::absolute(output).parent_path();
-    if (!fs::is_directory(parent)) throw InputError(output + ": directory " + parent.string() + " does not exist");
+    if (options_.resume && fs::exists(journal)) return recover(journal);
+    if (options_.resume && fs::exists(output)) return check_complete(output);
     created_ = utc_now();
     journal_.emplace(Journal::create(journal, {options_.spec_path, spec_.text, created_, grid_->size()}));
     try {
@@ -397,52 +399,13 @@ class SweepRun {
 
   // -- write: every rank writes its block of rows collectively --
 
-  int write(double run_s) {
-    const std::vector<WriteBlock> blocks = split_rows(*grid_, size_);
-    WriteBlock mine = blocks[static_cast<std::size_t>(rank_)];
-    std::vector<PointResult> block_results;
-    int failures = 0;
-    if (rank_ == 0) {
-      failures = static_cast<int>(std::count_if(results_.begin(), results_.end(),
-                                                [](const PointResult& r) { return r.status == PointStatus::failed; }));
-      const std::size_t series_count = layout_.series.size();
-      std::vector<std::uint64_t> totals(series_count, 0);
-      std::vector<std::vector<std::uint64_t>> bases(blocks.size(), std::vector<std::uint64_t>(series_count));
-      for (std::size_t b = 0; b < blocks.size(); ++b) {
-        bases[b] = totals;
-        for (std::uint64_t i = blocks[b].begin; i < blocks[b].end; ++i) {
-          for (std::size_t s = 0; s < series_count; ++s) totals[s] += results_[i].series[s].values.size();
-        }
-      }
-      lay_out(totals);
-      for (int r = 1; r < size_; ++r) {
-        const WriteBlock& b = blocks[static_cast<std::size_t>(r)];
-        std::string bytes;
-        bytes.append(reinterpret_cast<const char*>(&failures), sizeof failures);
-        bytes.append(reinterpret_cast<const char*>(bases[std::size_t(r)].data()), series_count * sizeof(std::uint64_t));
-        for (std::uint64_t i = b.begin; i < b.end; ++i) encode(results_[i], bytes);
-        send_bytes(bytes, r, kBlock, comm_);
-      }
-      mine.series_base = bases[0];
-      block_results.assign(std::make_move_iterator(results_.begin() + std::ptrdiff_t(mine.begin)),
-                           std::make_move_iterator(results_.begin() + std::ptrdiff_t(mine.end)));
-    } else {
-      const std::string bytes = receive_bytes(0, kBlock, comm_);
-      std::string_view in = bytes;
-      std::memcpy(&failures, in.data(), sizeof failures);
-      in.remove_prefix(sizeof failures);
-      mine.series_base.resize(layout_.series.size());
-      std::memcpy(mine.series_base.data(), in.data(), mine.series_base.size() * sizeof(std::uint64_t));
-      in.remove_prefix(mine.series_base.size() * sizeof(std::uint64_t));
-      block_results = decode_results(in);
-    }
-    write_result_block(options_.output, comm_, file_layout(), mine, block_results);
+  int write() {
+    const Provenance provenance{options_.version, options_.git_commit, created_, size_};
+    const int failures = write_results(options_.output, comm_, file_layout(), provenance, costs_, results_);
     if (rank_ == 0) {
       journal_.reset();
       fs::remove(journal_path(options_.output));
-      // The block results were moved out; bring rank 0's back for the summary's bookkeeping.
-      std::move(block_results.begin(), block_results.end(), results_.begin() + std::ptrdiff_t(mine.begin));
-      summarize(run_s, failures);
+      summarize(std::chrono::duration<double>(Clock::now() - start_).count(), failures);
     }
     return failures > 0 ? 1 : 0;
   }
@@ -454,8 +417,9 @@ class SweepRun {
     out_ << "dcsweep: wrote " << options_.output << "\n"
          << "  " << n << " points: " << n - std::uint64_t(failures) << " ok, " << failures << " failed";
     if (resumed_ > 0) out_ << " (" << resumed_ << " recovered from the journal)";
-    out_ << "; " << size_ << (size_ == 1 ? " rank, " : " ranks, ") << format_number(std::round(run_s * 100) / 100)
-         << " s (sum of point times " << format_number(std::round(point_s * 100) / 100) << " s)\n  dims: ";
+    out_ << "; " << size_ << (size_ == 1 ? " rank, " : " ranks, ") << format_number(std::round(run_s * 1000) / 1000)
+         << " s from spec to file (sum of point times " << format_number(std::round(point_s * 1000) / 1000)
+         << " s)\n  dims: ";
     for (const Axis& axis : spec_.axes) out_ << axis.name << "[" << axis.size() << "] x ";
     out_ << "replicate[" << spec_.replicates << "]\n";
     out_ << "  " << std::left << std::setw(26) << "metric" << std::right << std::setw(14) << "min" << std::setw(14)
@@ -497,6 +461,7 @@ class SweepRun {
   std::ostream& err_;
   const ParamCatalog& catalog_;
   int rank_ = 0, size_ = 1;
+  Clock::time_point start_;
   SweepSpec spec_;
   std::optional<Grid> grid_;
   ResultLayout layout_;

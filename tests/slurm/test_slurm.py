@@ -43,12 +43,20 @@ class Slurm(unittest.TestCase):
         cls.tmp.cleanup()
 
     def slurm(self, *args):
-        return subprocess.run(list(args), env=self.env, capture_output=True, text=True, check=True,
+        # From the repository root: the specs' trace paths are relative to it, as a user's are to
+        # the folder they submit from.
+        return subprocess.run(list(args), env=self.env, cwd=ROOT, capture_output=True, text=True, check=True,
                               timeout=60).stdout.strip()
 
     def state_of(self, job):
         info = self.slurm("scontrol", "show", "job", job)
         return re.search(r"JobState=(\w+)", info).group(1)
+
+    def log_of(self, job):
+        info = self.slurm("scontrol", "show", "job", job)
+        path = re.search(r"StdOut=(\S+)", info).group(1)
+        with open(path) as f:
+            return f.read()
 
     def wait_for(self, job, states, timeout=180):
         deadline = time.time() + timeout
@@ -57,7 +65,7 @@ class Slurm(unittest.TestCase):
             if state in states:
                 return state
             if state in ("FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL") and state not in states:
-                self.fail(f"job {job} ended {state}")
+                self.fail(f"job {job} ended {state}:\n{self.log_of(job)}")
             time.sleep(0.2)
         self.fail(f"job {job} not in {states} after {timeout} s (now {self.state_of(job)})")
 
@@ -89,7 +97,7 @@ class Slurm(unittest.TestCase):
         deadline = time.time() + 60
         while not (os.path.exists(journal) and os.path.getsize(journal) > 20000):  # some points journaled
             self.assertLess(time.time(), deadline, "no journal records")
-            self.assertEqual(self.state_of(job), "RUNNING")
+            self.assertEqual(self.state_of(job), "RUNNING", self.log_of(job))
             time.sleep(0.1)
         self.slurm("scontrol", "requeue", job)
         self.wait_for(job, ("PENDING", "REQUEUED", "REQUEUE_HOLD"), timeout=60)

@@ -15,8 +15,11 @@ struct CostModel {
 };
 
 /// Estimated seconds per flat point. Builds each distinct workload once (so a missing trace or
-/// an impossible platform is an InputError here, before anything runs).
-std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, const CostModel& model = {});
+/// an impossible platform is an InputError here, before anything runs). With `parts` > 1 only the
+/// distinct workloads numbered `part` modulo `parts` (in order of first appearance) are built and
+/// the other points are -1: the ranks of a sweep share the estimate and combine it with a max.
+std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, const CostModel& model = {},
+                                   std::size_t part = 0, std::size_t parts = 1);
 
 /// A loader that parses each trace path once.
 TraceLoader caching_trace_loader();

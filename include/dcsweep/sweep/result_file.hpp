@@ -54,6 +54,12 @@ struct WriteBlock {
 void write_result_block(const std::string& path, MPI_Comm comm, const FileLayout& layout, const WriteBlock& block,
                         std::span<const PointResult> results);
 
+/// The whole final write, collective over `comm`: rank 0 passes every result in flat order (the
+/// others pass nothing), lays the file out with the series lengths, sends each rank its block of
+/// rows, and every rank writes its block. Returns the number of failed points, on every rank.
+int write_results(const std::string& path, MPI_Comm comm, const FileLayout& layout, const Provenance& provenance,
+                  std::span<const double> costs, std::span<const PointResult> all);
+
 /// The blocks of `ranks` ranks: the leading dimension's rows split as evenly as possible.
 std::vector<WriteBlock> split_rows(const Grid& grid, int ranks);
 
