@@ -10,10 +10,8 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <mutex>
-#include <numeric>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -65,14 +63,6 @@ std::string utc_now() {
   return text;
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw InputError(path + ": cannot open the spec");
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
 // ---- the sweep ----
 
 class SweepRun {
@@ -100,7 +90,7 @@ class SweepRun {
     int verdict = kGo;
     if (rank_ == 0) {
       try {
-        spec_text = read_text(options_.spec_path);
+        spec_text = read_spec_text(options_.spec_path);
       } catch (const InputError& e) {
         message = e.what();
         verdict = kBadInput;

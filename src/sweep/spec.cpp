@@ -359,12 +359,16 @@ std::vector<std::string> spec_differences(const SweepSpec& was, const SweepSpec&
   return out;
 }
 
-SweepSpec read_spec(const std::string& path, const ParamCatalog& catalog) {
+std::string read_spec_text(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) throw InputError(path + ": cannot open the spec");
   std::ostringstream text;
   text << file.rdbuf();
-  return parse_spec(text.str(), path, catalog);
+  return text.str();
+}
+
+SweepSpec read_spec(const std::string& path, const ParamCatalog& catalog) {
+  return parse_spec(read_spec_text(path), path, catalog);
 }
 
 }  // namespace dcsweep

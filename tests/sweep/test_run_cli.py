@@ -131,6 +131,28 @@ class Behaviour(RunTestCase):
         self.assertEqual(quiet.stderr.splitlines(), [
             f"dcsweep: 4 of 32 points failed (see /points/error in {self.path('q.h5')}); the others are saved"])
 
+    def test_progress_redrawn_in_place_on_a_terminal(self):
+        import pty
+        import subprocess
+        leader, follower = pty.openpty()
+        proc = subprocess.Popen([BINARY, "run", os.path.join(ROOT, "tests/sweep/specs/resume.toml"), "-o",
+                                 self.path("tty.h5")], cwd=ROOT, stdout=subprocess.PIPE, stderr=follower)
+        os.close(follower)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the other side closed
+                break
+            if not chunk:
+                break
+            seen += chunk
+        proc.communicate()
+        os.close(leader)
+        self.assertEqual(proc.returncode, 0)
+        self.assertIn(b"\rdcsweep: 80/80 points, 100% of the estimated work", seen)
+        self.assertEqual(seen.count(b"\n"), 1, seen)  # one line, redrawn, ended once
+
     def test_single_process_without_mpirun(self):
         out = self.path("one.h5")
         proc = sweeplib.run(BINARY, ["run", EXAMPLE, "-o", out, "-q"], None, cwd=ROOT, check_code=0)

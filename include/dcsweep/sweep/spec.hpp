@@ -40,6 +40,8 @@ struct SweepSpec {
 /// Parses and checks a spec; InputError "PATH:LINE: [table] key: what is wrong".
 SweepSpec parse_spec(std::string_view text, const std::string& path, const ParamCatalog& catalog);
 SweepSpec read_spec(const std::string& path, const ParamCatalog& catalog);
+/// The text of a spec file; InputError "PATH: cannot open the spec".
+std::string read_spec_text(const std::string& path);
 
 /// What differs between two specs in what they compute (comments and layout do not count), one
 /// readable line per difference; empty when they describe the same sweep.
