@@ -33,7 +33,7 @@ std::vector<double> take_doubles(std::string_view& in) {
   const auto n = take<std::uint64_t>(in);
   if (n > in.size() / sizeof(double)) throw std::runtime_error("truncated point result");
   std::vector<double> values(n);
-  std::memcpy(values.data(), in.data(), n * sizeof(double));
+  if (n > 0) std::memcpy(values.data(), in.data(), n * sizeof(double));
   in.remove_prefix(n * sizeof(double));
   return values;
 }
