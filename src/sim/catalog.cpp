@@ -2,7 +2,10 @@
 
 #include "dcsweep/alloc/allocator.hpp"
 #include "dcsweep/sched/scheduler.hpp"
+#include "dcsweep/power/node_power.hpp"
+#include "dcsweep/sim/datacenter.hpp"
 #include "dcsweep/sim/scenario.hpp"
+#include "dcsweep/thermal/cooling.hpp"
 #include "dcsweep/sim/utilization.hpp"
 
 namespace dcsweep {
@@ -19,6 +22,9 @@ ParamCatalog build_catalog() {
   ParamCatalog catalog;
   for (auto& spec : scenario_params()) catalog.add(std::move(spec));
   catalog.add(series_interval_param());
+  for (auto& spec : datacenter_params()) catalog.add(std::move(spec));
+  add_plugin_params(catalog, node_power_registry());
+  add_plugin_params(catalog, cooling_registry());
   add_plugin_params(catalog, platform_registry());
   add_plugin_params(catalog, scheduler_registry());
   add_plugin_params(catalog, allocator_registry());

@@ -74,9 +74,9 @@ class Engine final : public SchedulingContext {
     return next_arrival_ < jobs_.size() ? jobs_[next_arrival_].submit_s : INFINITY;
   }
 
-  double next_observer_s() const {
+  double next_observer_s() {
     double t = INFINITY;
-    for (const SimObserver* observer : observers_) t = std::min(t, observer->next_event_s());
+    for (SimObserver* observer : observers_) t = std::min(t, observer->next_event_s());
     return t;
   }
 

@@ -21,6 +21,7 @@ struct StreamKey {
 enum class StreamPurpose : std::uint64_t {
   workload = 1,   ///< synthetic job generation
   allocator = 2,  ///< random node choice
+  room = 3,       ///< generated recirculation of a room (keyed by room_seed, not by the point)
 };
 
 class RngStream {

@@ -18,7 +18,8 @@ class SimObserver {
  public:
   virtual ~SimObserver() = default;
   virtual void advance_to(double /*time_s*/) {}
-  virtual double next_event_s() const { return std::numeric_limits<double>::infinity(); }
+  /// May settle the changes of the current time first (so it is not const).
+  virtual double next_event_s() { return std::numeric_limits<double>::infinity(); }
   virtual void on_timer(double /*time_s*/) {}
   virtual void on_job_start(double /*time_s*/, const Job&, std::span<const NodeId> /*nodes*/) {}
   virtual void on_job_end(double /*time_s*/, const Job&, std::span<const NodeId> /*nodes*/,

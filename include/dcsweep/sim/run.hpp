@@ -4,6 +4,7 @@
 // report lacks a metric (a model that is off) stores NaN there.
 #include <vector>
 
+#include "dcsweep/sim/datacenter.hpp"
 #include "dcsweep/sim/report.hpp"
 #include "dcsweep/sim/simulation.hpp"
 
@@ -14,8 +15,8 @@ std::vector<MetricSpec> simulation_metric_specs();
 /// Every time series, in result-file order.
 std::vector<SeriesSpec> simulation_series_specs();
 
-/// Simulates the scenario with the observers its parameters ask for (the utilization series now;
-/// the physics models later).
-SimulationResult run_simulation(const Scenario& scenario);
+/// Simulates the scenario with the observers its parameters ask for: the utilization series and,
+/// when a node power model applies, the data-center physics (its D from `heat`, or built).
+SimulationResult run_simulation(const Scenario& scenario, const HeatProvider& heat = {});
 
 }  // namespace dcsweep

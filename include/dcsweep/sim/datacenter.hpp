@@ -1,0 +1,86 @@
+#pragma once
+// The data-center physics in the simulation loop: node power (power/node_power.hpp), inlet
+// temperatures from heat recirculation (thermal/recirculation.hpp, inlet_model.hpp) and a cooling
+// controller (thermal/cooling.hpp), as one SimObserver. Between events everything is piecewise
+// constant (the thermostat CRAC's supply is piecewise linear), so energies are exact integrals.
+//
+// Per job start or end the observer adds the nodes' power change to their zones; the changes of one
+// simulated time are applied together, as runs of consecutive zones (O(zones) each), then the
+// hottest inlet is found once (O(zones)) and the controller updated.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dcsweep/power/node_power.hpp"
+#include "dcsweep/sim/observer.hpp"
+#include "dcsweep/sim/simulation.hpp"
+#include "dcsweep/thermal/cooling.hpp"
+#include "dcsweep/thermal/inlet_model.hpp"
+#include "dcsweep/thermal/recirculation.hpp"
+
+namespace dcsweep {
+
+/// Every parameter of the physics (power presets, thermal model, generator, cooling).
+std::vector<ParamSpec> datacenter_params();
+std::vector<MetricSpec> datacenter_metric_specs();
+std::vector<SeriesSpec> datacenter_series_specs();
+
+/// The room's D at the scenario's zone level: from heat_distribution (D) or recirculation (A)
+/// files, else the platform's own matrix, else the generator. InputError when a file is bad.
+struct HeatDistributionBuild {
+  std::shared_ptr<const HeatDistribution> d;
+  std::shared_ptr<const ThermalZones> zones;
+  std::vector<std::string> warnings;  ///< e.g. negative entries kept
+};
+HeatDistributionBuild build_heat_distribution(const Platform& platform, const ParamSet& params,
+                                              const MatrixReader& reader = read_matrix_file);
+/// What build_heat_distribution depends on: equal keys give equal matrices (a sweep's cache key).
+std::string heat_distribution_key(const Platform& platform, const ParamSet& params);
+
+/// How a simulation gets its room's D (a sweep passes a caching one).
+using HeatProvider = std::function<HeatDistributionBuild(const Platform&, const ParamSet&)>;
+
+/// Whether the scenario's parameters turn the thermal model on for its platform.
+bool thermal_enabled(const Scenario& scenario);
+
+class DataCenterModel final : public SimObserver {
+ public:
+  /// `heat` may be empty: power and energy only (no room, or thermal_model = none).
+  DataCenterModel(const Scenario& scenario, NodePowerTable power, HeatDistributionBuild heat);
+  ~DataCenterModel() override;
+
+  void advance_to(double time_s) override;
+  double next_event_s() override;
+  void on_timer(double time_s) override;
+  void on_job_start(double time_s, const Job& job, std::span<const NodeId> nodes) override;
+  void on_job_end(double time_s, const Job& job, std::span<const NodeId> nodes, bool killed) override;
+  void report(double end_s, Report& report) override;
+
+ private:
+  class Bins;
+  void change(std::span<const NodeId> nodes, double sign);
+  void touch(std::size_t zone, double dp);
+  void settle();
+
+  const Platform& platform_;
+  NodePowerTable power_;
+  std::vector<double> delta_w_;       ///< per node type: busy - idle
+  HeatDistributionBuild heat_;
+  std::unique_ptr<InletRise> inlet_;
+  std::unique_ptr<CoolingController> cooling_;
+  double redline_c_;
+  std::vector<double> zone_dp_;       ///< pending power change per zone
+  std::vector<std::int32_t> touched_; ///< zones with a pending change
+  std::vector<char> is_touched_;
+  bool pending_ = false, started_ = false;
+  double start_s_ = 0, last_s_ = 0, compute_w_ = 0;
+  // integrals and extremes
+  double compute_j_ = 0, cooling_j_ = 0, peak_cooling_w_ = 0, max_inlet_c_ = -1e300, above_s_ = 0, supply_cs_ = 0;
+  std::unique_ptr<Bins> bins_;
+};
+
+/// The model a scenario asks for, or nullptr when the power model is off.
+std::unique_ptr<DataCenterModel> make_datacenter_model(const Scenario& scenario, const HeatProvider& heat = {});
+
+}  // namespace dcsweep

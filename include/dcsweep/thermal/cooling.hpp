@@ -1,0 +1,67 @@
+#pragma once
+// Cooling controllers (MODELS.md section 2), a plug-in family chosen by `cooling`:
+//   static      the CRAC supplies supply_temp_c;            P_AC = P_c / CoP(T_sup)
+//   redline     the redline slack raises the supply ([P0] Eq. 5-7, [P1] Eq. 9-13):
+//               T_sup' = T_sup + T_red - max(T_in) = T_red - max(D P), not below supply_temp_min_c;
+//               P_AC = P_c / CoP(T_sup')
+//   thermostat  the two-mode CRAC of [P4] Eq. 2-4, 6: the CRAC input temperature T_sen moves at
+//               (P_c - P_ex) / r_room; the supply is T_sen - P_ex / r_ac; the mode switches
+//               t_sw after T_sen reaches the high (or low) thermostat setting;
+//               P_AC = P_ex^2 / (r_ac T_sup) with T_sup in kelvin (the Carnot-style CoP of [P4]).
+//               The high setting is thermostat_high_c, or with thermostat_setting = "highest" the
+//               bound of Eq. 6 for the current power (HTS's SETTHERMOSTAT).
+// CoP(T) = 0.0068 T^2 + 0.0008 T + 0.458 (T in C) for static and redline.
+#include <limits>
+#include <memory>
+
+#include "dcsweep/core/registry.hpp"
+
+namespace dcsweep {
+
+double coefficient_of_performance(double supply_c);
+
+/// What the controllers see after a change: total compute power and the largest inlet rise.
+struct CoolingInput {
+  double compute_power_w = 0;
+  double max_rise_k = 0;
+};
+
+/// The cooling over an interval with no change in between.
+struct CoolingInterval {
+  double energy_j = 0;
+  double peak_power_w = 0;
+  double max_supply_c = 0;      ///< highest supply temperature in the interval
+  double mean_supply_c = 0;     ///< time-average supply temperature
+  double time_above_s = 0;      ///< time the hottest inlet is above the redline
+};
+
+class CoolingController {
+ public:
+  virtual ~CoolingController() = default;
+  /// The state changed at `time_s` (every change at that time is in `input`).
+  virtual void update(double time_s, const CoolingInput& input) = 0;
+  /// Integrates from the last update or timer to `time_s` and moves there.
+  virtual CoolingInterval advance(double time_s, double redline_c) = 0;
+  /// The supply temperature now.
+  virtual double supply_c() const = 0;
+  /// The cooling power now.
+  virtual double power_w() const = 0;
+  /// A time at which the controller itself changes (thermostat mode switch); inf if none.
+  virtual double next_event_s() const { return std::numeric_limits<double>::infinity(); }
+  virtual void on_timer(double /*time_s*/) {}
+};
+
+/// What a controller needs of the room besides the parameters.
+struct CoolingRoom {
+  double crac_airflow_m3s = 8.0;     ///< total over the CRACs
+  double air_density_kg_m3 = 1.19;
+  double air_heat_capacity_j_kgk = 1005;
+};
+
+using CoolingRegistry = Registry<CoolingController, const CoolingRoom&>;
+const CoolingRegistry& cooling_registry();
+
+/// The parameters every controller shares (cooling, supply_temp_c, redline_c, supply_temp_min_c).
+std::vector<ParamSpec> cooling_params();
+
+}  // namespace dcsweep

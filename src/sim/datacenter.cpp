@@ -1,0 +1,346 @@
+#include "dcsweep/sim/datacenter.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "dcsweep/core/error.hpp"
+#include "dcsweep/core/text.hpp"
+
+namespace dcsweep {
+namespace {
+
+ParamSpec real(std::string name, std::string unit, double fallback, double min, double max, std::string help) {
+  return {.name = std::move(name), .type = ParamType::real, .unit = std::move(unit), .default_value = fallback,
+          .min = min, .max = max, .help = std::move(help)};
+}
+
+/// The zone size of a scenario: thermal_zone_nodes, or the platform's own.
+std::int32_t zone_nodes_of(const Platform& platform, const ParamSet& params) {
+  const auto asked = static_cast<std::int32_t>(params.integer("thermal_zone_nodes"));
+  return asked > 0 ? asked : platform.zone_nodes;
+}
+
+RecirculationGenerator generator_of(const ParamSet& p) {
+  return {p.real("recirculation_fraction"), p.real("recirculation_rack_decay"), p.real("recirculation_height_gain"),
+          p.real("recirculation_end_gain"),  p.real("recirculation_cross_row"), p.real("recirculation_far_row"),
+          p.real("recirculation_noise"),     p.real("aisle_containment")};
+}
+
+AirProperties air_of(const ParamSet& p) { return {p.real("air_density_kg_m3"), p.real("air_heat_capacity_j_kgk")}; }
+
+}  // namespace
+
+std::vector<ParamSpec> datacenter_params() {
+  std::vector<ParamSpec> out{
+      node_power_param(),
+      {.name = "thermal_model", .type = ParamType::choice, .default_value = std::string("auto"),
+       .choices = {"auto", "none", "recirculation"},
+       .help = "auto: heat recirculation when the platform has a room; none: power only"},
+      {.name = "thermal_zone_nodes", .type = ParamType::integer, .default_value = std::int64_t{0}, .min = 0,
+       .max = 1e7, .help = "consecutive nodes per thermal zone (0: the platform's own, e.g. 512 on intrepid)"},
+      {.name = "heat_distribution", .type = ParamType::text, .default_value = std::string(),
+       .help = "D matrix file (K/W; CSV, .mtx or HDF5 dataset 'D'), zones x zones; replaces the platform's"},
+      {.name = "recirculation", .type = ParamType::text, .default_value = std::string(),
+       .help = "cross-interference matrix A file (CSV, .mtx or HDF5 dataset 'A'); D is computed from it"},
+      {.name = "room_seed", .type = ParamType::integer, .default_value = std::int64_t{1}, .min = 0, .max = 9.0e15,
+       .help = "seed of the generated recirculation (the room, not the experiment: the sweep seed leaves it)"},
+      real("recirculation_fraction", "", 0.44, 0, 0.99, "generator: share of a zone's exhaust reaching inlets"),
+      real("recirculation_rack_decay", "", 1.5, 1e-3, 1e6, "generator: decay length along a row, in racks"),
+      real("recirculation_height_gain", "", 2.0, 0, 1e3, "generator: extra recirculation into the top slots"),
+      real("recirculation_end_gain", "", 6.0, 0, 1e3, "generator: extra recirculation at the far row end"),
+      real("recirculation_cross_row", "", 0.35, 0, 1, "generator: weight of the row across the hot aisle"),
+      real("recirculation_far_row", "", 0.05, 0, 1, "generator: weight of rows of other aisles"),
+      real("recirculation_noise", "", 0.1, 0, 0.99, "generator: relative random spread of each weight"),
+      real("aisle_containment", "", 0.0, 0, 1, "0 open aisles, 1 isolated cold aisles (less recirculation)"),
+      real("air_density_kg_m3", "kg/m3", 1.19, 0.01, 100, "air density rho"),
+      real("air_heat_capacity_j_kgk", "J/(kg K)", 1005, 1, 1e5, "specific heat of air c_p"),
+  };
+  for (ParamSpec& s : cooling_params()) out.push_back(std::move(s));
+  return out;
+}
+
+std::vector<MetricSpec> datacenter_metric_specs() {
+  return {{"compute_energy_j", "J", "energy of the nodes (integral of their power)"},
+          {"avg_compute_power_w", "W", "mean node power"},
+          {"cooling_energy_j", "J", "energy of the cooling (integral of P_AC)"},
+          {"avg_cooling_power_w", "W", "mean cooling power"},
+          {"max_cooling_power_w", "W", "peak cooling power"},
+          {"max_inlet_c", "C", "hottest inlet temperature over the run"},
+          {"time_above_redline_s", "s", "time the hottest inlet was above redline_c"},
+          {"avg_supply_temp_c", "C", "mean CRAC supply temperature"}};
+}
+
+std::vector<SeriesSpec> datacenter_series_specs() {
+  return {{"total_power_w", "W", "node plus cooling power, mean over each series_interval_s"},
+          {"cooling_power_w", "W", "cooling power, mean over each series_interval_s"},
+          {"max_inlet_c", "C", "hottest inlet temperature, maximum over each series_interval_s"}};
+}
+
+std::string heat_distribution_key(const Platform& platform, const ParamSet& p) {
+  std::string key = platform.name + '\x1f' + std::to_string(platform.node_count) + '\x1f' +
+                    std::to_string(zone_nodes_of(platform, p));
+  for (const char* name : {"heat_distribution", "recirculation", "room_seed", "recirculation_fraction",
+                           "recirculation_rack_decay", "recirculation_height_gain", "recirculation_end_gain",
+                           "recirculation_cross_row", "recirculation_far_row", "recirculation_noise",
+                           "aisle_containment", "air_density_kg_m3", "air_heat_capacity_j_kgk", "room_rows",
+                           "room_racks_per_row", "room_nodes_per_rack", "room_node_types"}) {
+    key += '\x1f' + format_value(p.value(name));
+  }
+  return key;
+}
+
+HeatDistributionBuild build_heat_distribution(const Platform& platform, const ParamSet& p,
+                                              const MatrixReader& reader) {
+  const std::int32_t zone_nodes = zone_nodes_of(platform, p);
+  auto zones = std::make_shared<ThermalZones>(thermal_zones(platform, zone_nodes));
+  HeatDistributionBuild out;
+  out.zones = zones;
+  const std::string& d_file = p.text("heat_distribution");
+  const std::string& a_file = p.text("recirculation");
+  if (!d_file.empty() && !a_file.empty()) {
+    throw InputError("give either heat_distribution (D) or recirculation (A), not both");
+  }
+  Matrix d;
+  if (!d_file.empty() || (a_file.empty() && !platform.heat_distribution.empty() && zone_nodes == platform.zone_nodes)) {
+    const std::string& path = d_file.empty() ? platform.heat_distribution : d_file;
+    d = reader(path);
+    out.warnings = check_heat_distribution(d, zones->size(), path);
+  } else {
+    Matrix a;
+    if (!a_file.empty()) {
+      a = reader(a_file);
+      check_recirculation(a, zones->size(), a_file);
+    } else {
+      RngStream rng(StreamKey{static_cast<std::uint64_t>(p.integer("room_seed")), 0, 0}, StreamPurpose::room);
+      a = generate_recirculation(*zones, generator_of(p), rng);
+    }
+    d = heat_distribution_from_recirculation(a, heat_capacity_rates(*zones, air_of(p)));
+  }
+  out.d = std::make_shared<const HeatDistribution>(d);
+  return out;
+}
+
+bool thermal_enabled(const Scenario& s) {
+  const std::string& model = s.params.text("thermal_model");
+  if (model == "none") return false;
+  if (model == "auto") return s.platform.has_room();
+  if (!s.platform.has_room()) {
+    throw InputError("thermal_model '" + model + "' needs a platform with a room; '" + s.platform.name + "' has none");
+  }
+  return true;
+}
+
+/// Fixed-width bins of simulated time for the physics series.
+class DataCenterModel::Bins {
+ public:
+  explicit Bins(double interval_s) : interval_s_(interval_s) {}
+
+  /// Values that hold over [t0, t1): mean-binned powers, max-binned inlet temperature.
+  void add(double t0, double t1, double total_w, double cooling_w, double inlet_c) {
+    if (t1 <= t0) return;
+    if (!started_) {
+      first_ = static_cast<std::int64_t>(std::floor(t0 / interval_s_));
+      started_ = true;
+    }
+    for (std::int64_t b = std::max(first_, static_cast<std::int64_t>(std::floor(t0 / interval_s_)));; ++b) {
+      const double lo = std::max(t0, double(b) * interval_s_), hi = std::min(t1, double(b + 1) * interval_s_);
+      if (lo >= t1) break;
+      if (hi <= lo) continue;
+      const auto i = static_cast<std::size_t>(b - first_);
+      if (i >= covered_.size()) {
+        covered_.resize(i + 1, 0.0);
+        total_.resize(i + 1, 0.0);
+        cooling_.resize(i + 1, 0.0);
+        inlet_.resize(i + 1, -INFINITY);
+      }
+      const double dt = hi - lo;
+      covered_[i] += dt;
+      total_[i] += total_w * dt;
+      cooling_[i] += cooling_w * dt;
+      inlet_[i] = std::max(inlet_[i], inlet_c);
+    }
+  }
+
+  void emit(Report& report, bool thermal) const {
+    const auto specs = datacenter_series_specs();
+    for (std::size_t k = 0; k < specs.size(); ++k) {
+      Series s{specs[k].name, specs[k].unit, {}, {}};
+      const bool has = k == 0 || thermal;
+      for (std::size_t i = 0; has && i < covered_.size(); ++i) {
+        if (covered_[i] <= 0) continue;
+        s.times_s.push_back(double(first_ + std::int64_t(i)) * interval_s_);
+        s.values.push_back(k == 0 ? total_[i] / covered_[i] : k == 1 ? cooling_[i] / covered_[i] : inlet_[i]);
+      }
+      report.series.push_back(std::move(s));
+    }
+  }
+
+ private:
+  double interval_s_;
+  bool started_ = false;
+  std::int64_t first_ = 0;
+  std::vector<double> covered_, total_, cooling_, inlet_;
+};
+
+DataCenterModel::DataCenterModel(const Scenario& s, NodePowerTable power, HeatDistributionBuild heat)
+    : platform_(s.platform),
+      power_(std::move(power)),
+      heat_(std::move(heat)),
+      redline_c_(s.params.real("redline_c")),
+      bins_(std::make_unique<Bins>(s.params.real("series_interval_s"))) {
+  for (const TypePower& t : power_) delta_w_.push_back(t.busy_w - t.idle_w);
+  const std::int32_t zones = heat_.d ? std::int32_t(heat_.d->size()) : platform_.node_count;
+  const std::int32_t zone_nodes = heat_.zones ? heat_.zones->zone_nodes : 1;
+  zone_dp_.assign(std::size_t(zones), 0.0);
+  is_touched_.assign(std::size_t(zones), 0);
+  // Every node starts idle: that power is the first change.
+  for (std::int32_t n = 0; n < platform_.node_count; ++n) {
+    const double idle = power_[platform_.node_type.empty() ? 0 : platform_.node_type[std::size_t(n)]].idle_w;
+    compute_w_ += idle;
+    if (heat_.d) {
+      const auto z = std::size_t(n / zone_nodes);
+      if (!is_touched_[z]) {
+        is_touched_[z] = 1;
+        touched_.push_back(std::int32_t(z));
+      }
+      zone_dp_[z] += idle;
+    }
+  }
+  pending_ = true;
+  if (heat_.d) {
+    inlet_ = std::make_unique<InletRise>(heat_.d);
+    double crac_flow = platform_.room.crac_airflow_m3s * platform_.room.cracs;
+    cooling_ = cooling_registry().at(s.params.text("cooling")).make(
+        {s.params, s.key}, CoolingRoom{crac_flow, s.params.real("air_density_kg_m3"),
+                                       s.params.real("air_heat_capacity_j_kgk")});
+  }
+}
+
+DataCenterModel::~DataCenterModel() = default;
+
+void DataCenterModel::touch(std::size_t zone, double dp) {
+  if (!is_touched_[zone]) {
+    is_touched_[zone] = 1;
+    touched_.push_back(std::int32_t(zone));
+  }
+  zone_dp_[zone] += dp;
+}
+
+void DataCenterModel::change(std::span<const NodeId> nodes, double sign) {
+  pending_ = true;
+  if (!platform_.node_type.empty()) {  // mixed node types: node by node
+    const std::int32_t zone_nodes = heat_.zones ? heat_.zones->zone_nodes : 1;
+    for (const NodeId n : nodes) {
+      const double dp = sign * delta_w_[platform_.node_type[std::size_t(n)]];
+      compute_w_ += dp;
+      if (heat_.d) touch(std::size_t(n / zone_nodes), dp);
+    }
+    return;
+  }
+  // One node type: the same change everywhere; zones get it per run of consecutive nodes.
+  const double dp = sign * delta_w_.front();
+  compute_w_ += dp * double(nodes.size());
+  if (!heat_.d || nodes.empty()) return;
+  const std::int32_t zone_nodes = heat_.zones->zone_nodes;
+  auto add_run = [&](std::int32_t a, std::int32_t b) {  // nodes [a, b)
+    for (std::int32_t z = a / zone_nodes; z * zone_nodes < b; ++z) {
+      const std::int32_t lo = std::max(a, z * zone_nodes), hi = std::min(b, (z + 1) * zone_nodes);
+      touch(std::size_t(z), dp * (hi - lo));
+    }
+  };
+  std::int32_t start = nodes.front(), previous = nodes.front();
+  for (std::size_t i = 1; i < nodes.size(); ++i) {
+    if (nodes[i] != previous + 1) {
+      add_run(start, previous + 1);
+      start = nodes[i];
+    }
+    previous = nodes[i];
+  }
+  add_run(start, previous + 1);
+}
+
+void DataCenterModel::on_job_start(double, const Job&, std::span<const NodeId> nodes) { change(nodes, +1); }
+void DataCenterModel::on_job_end(double, const Job&, std::span<const NodeId> nodes, bool) { change(nodes, -1); }
+
+void DataCenterModel::settle() {
+  if (!pending_) return;
+  pending_ = false;
+  if (!heat_.d) return;
+  // Runs of consecutive zones with the same change: one O(zones) update each.
+  std::sort(touched_.begin(), touched_.end());
+  for (std::size_t i = 0; i < touched_.size();) {
+    std::size_t j = i + 1;
+    const double dp = zone_dp_[std::size_t(touched_[i])];
+    while (j < touched_.size() && touched_[j] == touched_[j - 1] + 1 && zone_dp_[std::size_t(touched_[j])] == dp) ++j;
+    inlet_->add(touched_[i], touched_[j - 1] + 1, dp);
+    i = j;
+  }
+  for (const std::int32_t z : touched_) {
+    zone_dp_[std::size_t(z)] = 0;
+    is_touched_[std::size_t(z)] = 0;
+  }
+  touched_.clear();
+  cooling_->update(last_s_, {compute_w_, inlet_->max()});
+}
+
+void DataCenterModel::advance_to(double time_s) {
+  if (!started_) {
+    started_ = true;
+    start_s_ = last_s_ = time_s;
+  }
+  settle();  // the changes of the last time, before integrating up to this one
+  const double dt = time_s - last_s_;
+  if (dt <= 0) return;
+  compute_j_ += compute_w_ * dt;
+  double cooling_w = 0, inlet_c = NAN;
+  if (cooling_) {
+    const CoolingInterval iv = cooling_->advance(time_s, redline_c_);
+    cooling_j_ += iv.energy_j;
+    cooling_w = iv.energy_j / dt;
+    peak_cooling_w_ = std::max(peak_cooling_w_, iv.peak_power_w);
+    inlet_c = iv.max_supply_c + inlet_->max();
+    max_inlet_c_ = std::max(max_inlet_c_, inlet_c);
+    above_s_ += iv.time_above_s;
+    supply_cs_ += iv.mean_supply_c * dt;
+  }
+  bins_->add(last_s_, time_s, compute_w_ + cooling_w, cooling_w, inlet_c);
+  last_s_ = time_s;
+}
+
+double DataCenterModel::next_event_s() {
+  if (!cooling_ || !started_) return INFINITY;
+  settle();
+  return cooling_->next_event_s();
+}
+
+void DataCenterModel::on_timer(double time_s) {
+  settle();
+  if (cooling_) cooling_->on_timer(time_s);
+}
+
+void DataCenterModel::report(double end_s, Report& report) {
+  if (started_) advance_to(end_s);
+  const double span = last_s_ - start_s_;
+  const bool thermal = cooling_ != nullptr;
+  const auto specs = datacenter_metric_specs();
+  const double values[] = {compute_j_,
+                           span > 0 ? compute_j_ / span : NAN,
+                           thermal ? cooling_j_ : NAN,
+                           thermal && span > 0 ? cooling_j_ / span : NAN,
+                           thermal ? peak_cooling_w_ : NAN,
+                           thermal && span > 0 ? max_inlet_c_ : NAN,
+                           thermal ? above_s_ : NAN,
+                           thermal && span > 0 ? supply_cs_ / span : NAN};
+  for (std::size_t i = 0; i < specs.size(); ++i) report.add(specs[i], values[i]);
+  bins_->emit(report, thermal);
+}
+
+std::unique_ptr<DataCenterModel> make_datacenter_model(const Scenario& s, const HeatProvider& heat) {
+  auto power = make_node_power(s.params, s.platform, s.key);
+  if (!power) return nullptr;
+  HeatDistributionBuild build;
+  if (thermal_enabled(s)) build = heat ? heat(s.platform, s.params) : build_heat_distribution(s.platform, s.params);
+  return std::make_unique<DataCenterModel>(s, std::move(*power), std::move(build));
+}
+
+}  // namespace dcsweep

@@ -1,0 +1,118 @@
+#include "dcsweep/thermal/recirculation.hpp"
+
+#include <cmath>
+
+#include "dcsweep/core/error.hpp"
+#include "dcsweep/core/text.hpp"
+
+namespace dcsweep {
+
+ThermalZones thermal_zones(const Platform& platform, std::int32_t zone_nodes) {
+  const std::int32_t per_rack = platform.has_room() ? platform.room.nodes_per_rack : platform.node_count;
+  if (zone_nodes < 1 || per_rack % zone_nodes != 0) {
+    throw InputError("thermal_zone_nodes = " + std::to_string(zone_nodes) + " must divide the " +
+                     std::to_string(per_rack) + " nodes of a rack of platform '" + platform.name + "'");
+  }
+  ThermalZones zones;
+  zones.zone_nodes = zone_nodes;
+  const std::int32_t count = platform.node_count / zone_nodes;
+  for (std::int32_t z = 0; z < count; ++z) {
+    double height = 0, flow = 0;
+    const RoomPosition first = platform.position(z * zone_nodes);
+    for (std::int32_t n = z * zone_nodes; n < (z + 1) * zone_nodes; ++n) {
+      height += per_rack > 1 ? double(platform.position(n).slot) / (per_rack - 1) : 0.0;
+      flow += platform.type_of(n).airflow_m3s;
+    }
+    zones.row.push_back(first.row);
+    zones.rack.push_back(first.rack);
+    zones.height.push_back(height / zone_nodes);
+    zones.airflow_m3s.push_back(flow);
+  }
+  return zones;
+}
+
+std::vector<double> heat_capacity_rates(const ThermalZones& zones, const AirProperties& air) {
+  std::vector<double> k;
+  for (const double f : zones.airflow_m3s) k.push_back(air.density_kg_m3 * air.heat_capacity_j_kgk * f);
+  return k;
+}
+
+namespace {
+
+void check_shape(const Matrix& m, std::size_t size, const std::string& name, const char* what) {
+  if (m.rows() != m.cols()) {
+    throw InputError(name + ": " + what + " must be square, it is " + std::to_string(m.rows()) + " x " +
+                     std::to_string(m.cols()));
+  }
+  if (std::size_t(m.rows()) != size) {
+    throw InputError(name + ": " + what + " is " + std::to_string(m.rows()) + " x " + std::to_string(m.cols()) +
+                     "; the platform has " + std::to_string(size) + " thermal zones");
+  }
+  if (!m.allFinite()) throw InputError(name + ": " + what + " has entries that are not finite numbers");
+}
+
+}  // namespace
+
+void check_recirculation(const Matrix& a, std::size_t size, const std::string& name) {
+  check_shape(a, size, name, "A");
+  for (Eigen::Index i = 0; i < a.rows(); ++i) {
+    for (Eigen::Index j = 0; j < a.cols(); ++j) {
+      if (a(i, j) < 0) {
+        throw InputError(name + ": A[" + std::to_string(i + 1) + "][" + std::to_string(j + 1) + "] = " +
+                         format_number(a(i, j)) + " is negative (a fraction of heat)");
+      }
+    }
+    const double sum = a.row(i).sum();
+    if (sum >= 1) {
+      throw InputError(name + ": row " + std::to_string(i + 1) + " of A sums to " + format_number(sum) +
+                       " (must be below 1: a node cannot recirculate all of its heat)");
+    }
+  }
+}
+
+std::vector<std::string> check_heat_distribution(const Matrix& d, std::size_t size, const std::string& name) {
+  check_shape(d, size, name, "D");
+  const Eigen::Index negative = (d.array() < 0).count();
+  if (negative == 0) return {};
+  return {name + ": " + std::to_string(negative) + " negative entries in D (down to " + format_number(d.minCoeff()) +
+          " K/W), kept: a D fitted from CFD can have them"};
+}
+
+Matrix heat_distribution_from_recirculation(const Matrix& a, const std::vector<double>& k) {
+  const Eigen::Index n = a.rows();
+  const Matrix m = Matrix::Identity(n, n) - a.transpose();
+  Matrix x = m.partialPivLu().solve(Matrix::Identity(n, n));  // (I - A^T)^-1
+  x.diagonal().array() -= 1.0;
+  for (Eigen::Index i = 0; i < n; ++i) x.row(i) /= k[std::size_t(i)];  // K^-1 (...)
+  return x;
+}
+
+Matrix generate_recirculation(const ThermalZones& zones, const RecirculationGenerator& g, RngStream& rng) {
+  const auto n = static_cast<Eigen::Index>(zones.size());
+  std::int32_t last_rack = 0;
+  for (const std::int32_t r : zones.rack) last_rack = std::max(last_rack, r);
+  // Per-inlet factors (height, row end), then the source-to-inlet coupling.
+  std::vector<double> inlet(std::size_t(n), 1.0);
+  for (std::size_t j = 0; j < inlet.size(); ++j) {
+    const double along = last_rack > 0 ? double(zones.rack[j]) / last_rack : 0.0;
+    inlet[j] = (1 + g.height_gain * zones.height[j]) * (1 + g.end_gain * along * along * along);
+  }
+  const double fraction = g.fraction * (1 - 0.9 * g.containment);
+  Matrix a(n, n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    double total = 0;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      const std::size_t si = std::size_t(i), sj = std::size_t(j);
+      const std::int32_t ri = zones.row[si], rj = zones.row[sj];
+      const double aisle = ri == rj ? 1.0 : (ri / 2 == rj / 2 ? g.cross_row : g.far_row / std::abs(ri - rj));
+      const double w = std::exp(-std::abs(zones.rack[si] - zones.rack[sj]) / g.rack_decay) * inlet[sj] * aisle *
+                       (1 + g.noise * rng.uniform(-1.0, 1.0));
+      a(i, j) = w;
+      total += w;
+    }
+    a.row(i) *= fraction / total;
+  }
+  return a;
+}
+
+}  // namespace dcsweep
