@@ -10,6 +10,7 @@
 #include "dcsweep/core/text.hpp"
 #include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/sim/run.hpp"
+#include "dcsweep/sweep/inputs.hpp"
 #include "dcsweep/sim/scenario.hpp"
 
 namespace dcsweep::cli {
@@ -99,10 +100,17 @@ int simulate_command(std::span<const std::string> args, std::ostream& out, std::
   auto jobs_out = vm.count("jobs-out") ? open_jobs_out(vm["jobs-out"].as<std::string>()) : nullptr;
   const Scenario scenario = make_scenario(params);
   note_rejections(err, scenario);
+  // The room's D is built (and its warnings shown) before simulating; files may be HDF5.
+  HeatDistributionBuild room;
+  if (thermal_enabled(scenario) && make_node_power(params, scenario.platform, scenario.key)) {
+    room = build_heat_distribution(scenario.platform, params, read_matrix_any);
+    for (const std::string& warning : room.warnings) err << "dcsweep: warning: " << warning << "\n";
+  }
+  const HeatProvider heat = [&room](const Platform&, const ParamSet&) { return room; };
   const bool json = vm["json"].as<bool>();
   SimulationResult result;
   try {
-    result = run_simulation(scenario);
+    result = run_simulation(scenario, heat);
   } catch (const SimulationError& e) {
     if (json) out << "{\"status\": \"failed\", \"error\": " << json_string(e.what()) << "}\n";
     err << "dcsweep: simulation failed: " << e.what() << "\n";

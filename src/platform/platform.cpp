@@ -25,7 +25,7 @@ std::vector<PState> dvfs(double f_max, double f_min, int count, double core_max_
 
 std::vector<NodeType> node_type_catalog() {
   // Air flows: [P0] 0.2454 m3/s per chassis; [P3] Table 2 for the three Xeon nodes; the ASU
-  // chassis share the CRAC's 8 m3/s ([P4]); a BG/P node's share of a rack's ~2.6 m3/s (assumed).
+  // chassis share the CRAC's 8 m3/s ([P4]); a BG/P node moves 0.0065 m3/s, a 15 K rise at 116 W (assumed).
   // Power: [P4] omega/alpha of the Dell chassis; [P3]-style static + per-core power synthesized
   // from the CPUs' published TDPs (inputs/platforms/README.md).
   return {
@@ -35,7 +35,7 @@ std::vector<NodeType> node_type_catalog() {
       {"xeon_e3_1225v3", 4, 0.0284, 0, 0, 40, dvfs(3.2, 0.8, 16, 16.8)},
       {"xeon_e5649", 6, 0.0519, 0, 0, 60, dvfs(2.53, 1.6, 9, 10.7)},
       {"xeon_e5_2697v2", 12, 0.0566, 0, 0, 80, dvfs(2.7, 1.2, 16, 8.7)},
-      {"bgp_node", 4, 0.0025, 0, 0, 0, {}},
+      {"bgp_node", 4, 0.0065, 0, 0, 0, {}},
   };
 }
 
@@ -65,6 +65,7 @@ struct RoomSpec {
   std::int32_t cracs;
   double crac_airflow_m3s;
   std::string heat_distribution, power_preset, source;
+  double recirculation_fraction = 0.44;
 };
 
 Platform build_room(const RoomSpec& r) {
@@ -96,6 +97,7 @@ Platform build_room(const RoomSpec& r) {
   p.zone_nodes = r.zone_nodes;
   p.heat_distribution = r.heat_distribution;
   p.power_preset = r.power_preset;
+  p.recirculation_fraction = r.recirculation_fraction;
   return p;
 }
 
@@ -241,7 +243,9 @@ const PlatformRegistry& platform_registry() {
        room_preset({"intrepid", 5, 8, 1024, 4, {"bgp_node"}, {0}, {}, NetworkKind::torus, {40, 32, 32}, 512, 4, 26.0,
                     "", "parm",
                     "[P2] Sec. VII: IBM Blue Gene/P Intrepid, 40,960 nodes x 4 cores, 3D torus 40 x 32 x 32; 40 racks "
-                    "in 5 rows of 8; thermal zones of one midplane (512 nodes)"},
+                    "in 5 rows of 8; thermal zones of one midplane (512 nodes); generated recirculation, milder than "
+                    "meng40's (fraction 0.1, assumed)",
+                    0.1},
                    "IBM Blue Gene/P Intrepid: 40 racks x 1024 nodes, 4 cores per node, 3D torus, zones of 512 nodes"),
        generated_room_entry()});
   return registry;

@@ -20,8 +20,10 @@ std::int32_t zone_nodes_of(const Platform& platform, const ParamSet& params) {
   return asked > 0 ? asked : platform.zone_nodes;
 }
 
-RecirculationGenerator generator_of(const ParamSet& p) {
-  return {p.real("recirculation_fraction"), p.real("recirculation_rack_decay"), p.real("recirculation_height_gain"),
+RecirculationGenerator generator_of(const Platform& platform, const ParamSet& p) {
+  const double fraction =
+      p.was_set("recirculation_fraction") ? p.real("recirculation_fraction") : platform.recirculation_fraction;
+  return {fraction, p.real("recirculation_rack_decay"), p.real("recirculation_height_gain"),
           p.real("recirculation_end_gain"),  p.real("recirculation_cross_row"), p.real("recirculation_far_row"),
           p.real("recirculation_noise"),     p.real("aisle_containment")};
 }
@@ -44,7 +46,8 @@ std::vector<ParamSpec> datacenter_params() {
        .help = "cross-interference matrix A file (CSV, .mtx or HDF5 dataset 'A'); D is computed from it"},
       {.name = "room_seed", .type = ParamType::integer, .default_value = std::int64_t{1}, .min = 0, .max = 9.0e15,
        .help = "seed of the generated recirculation (the room, not the experiment: the sweep seed leaves it)"},
-      real("recirculation_fraction", "", 0.44, 0, 0.99, "generator: share of a zone's exhaust reaching inlets"),
+      real("recirculation_fraction", "", 0.44, 0, 0.99,
+           "generator: share of a zone's exhaust reaching inlets (unset: the platform's own; meng40-like 0.44)"),
       real("recirculation_rack_decay", "", 1.5, 1e-3, 1e6, "generator: decay length along a row, in racks"),
       real("recirculation_height_gain", "", 2.0, 0, 1e3, "generator: extra recirculation into the top slots"),
       real("recirculation_end_gain", "", 6.0, 0, 1e3, "generator: extra recirculation at the far row end"),
@@ -112,11 +115,11 @@ HeatDistributionBuild build_heat_distribution(const Platform& platform, const Pa
       check_recirculation(a, zones->size(), a_file);
     } else {
       RngStream rng(StreamKey{static_cast<std::uint64_t>(p.integer("room_seed")), 0, 0}, StreamPurpose::room);
-      a = generate_recirculation(*zones, generator_of(p), rng);
+      a = generate_recirculation(*zones, generator_of(platform, p), rng);
     }
-    d = heat_distribution_from_recirculation(a, heat_capacity_rates(*zones, air_of(p)));
+    d = heat_distribution_from_recirculation(std::move(a), heat_capacity_rates(*zones, air_of(p)));
   }
-  out.d = std::make_shared<const HeatDistribution>(d);
+  out.d = std::make_shared<const HeatDistribution>(std::move(d));
   return out;
 }
 

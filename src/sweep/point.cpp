@@ -43,7 +43,7 @@ std::vector<double> take_doubles(std::string_view& in) {
 ResultLayout ResultLayout::of_simulation() { return {simulation_metric_specs(), simulation_series_specs()}; }
 
 PointResult evaluate_point(const Grid& grid, std::uint64_t flat, const ResultLayout& layout,
-                           const TraceLoader& loader, std::int32_t rank) {
+                           const TraceLoader& loader, const HeatProvider& heat, std::int32_t rank) {
   PointResult r;
   r.flat = flat;
   r.rank = rank;
@@ -52,7 +52,7 @@ PointResult evaluate_point(const Grid& grid, std::uint64_t flat, const ResultLay
   const auto start = std::chrono::steady_clock::now();
   try {
     const Scenario scenario = make_scenario(grid.params(flat), flat, grid.replicate(flat), loader);
-    const SimulationResult result = run_simulation(scenario);
+    const SimulationResult result = run_simulation(scenario, heat);
     for (std::size_t i = 0; i < layout.metrics.size(); ++i) r.metrics[i] = result.report.value(layout.metrics[i].name);
     for (const Series& s : result.report.series) {
       for (std::size_t i = 0; i < layout.series.size(); ++i) {

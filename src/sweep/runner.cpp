@@ -22,6 +22,7 @@
 #include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/sweep/cost.hpp"
 #include "dcsweep/sweep/distribution.hpp"
+#include "dcsweep/sweep/inputs.hpp"
 #include "dcsweep/sweep/journal.hpp"
 #include "dcsweep/sweep/progress.hpp"
 #include "dcsweep/sweep/result_file.hpp"
@@ -104,6 +105,7 @@ class SweepRun {
       grid_.emplace(spec_, catalog_);
       layout_ = ResultLayout::of_simulation();
       loader_ = caching_trace_loader();
+      heat_ = caching_heat_provider();
       if (rank_ == 0) check_output_free();
     } catch (const InputError& e) {
       message = e.what();
@@ -276,7 +278,7 @@ class SweepRun {
           }
           if (chunk.empty()) break;
           for (const std::uint64_t p : chunk) {
-            PointResult r = evaluate_point(*grid_, p, layout_, loader_, 0);
+            PointResult r = evaluate_point(*grid_, p, layout_, loader_, heat_, 0);
             std::lock_guard lock(mutex);
             delivered.push_back(std::move(r));
           }
@@ -380,7 +382,7 @@ class SweepRun {
       MPI_Request ask;
       MPI_Isend(none.data(), 0, MPI_BYTE, 0, kRequest, comm_, &ask);
       std::string bytes;
-      for (const std::uint64_t p : chunk) encode(evaluate_point(*grid_, p, layout_, loader_, rank_), bytes);
+      for (const std::uint64_t p : chunk) encode(evaluate_point(*grid_, p, layout_, loader_, heat_, rank_), bytes);
       send_bytes(bytes, 0, kResults, comm_);
       wait_politely(ask);
       chunk = decode_chunk(receive_bytes(0, kWork, comm_));
@@ -456,6 +458,7 @@ class SweepRun {
   std::optional<Grid> grid_;
   ResultLayout layout_;
   TraceLoader loader_;
+  HeatProvider heat_;
   // rank 0 only
   std::vector<double> costs_;
   std::vector<PointResult> results_;

@@ -2,14 +2,21 @@
 
 namespace dcsweep {
 
-HeatDistribution::HeatDistribution(const Matrix& d) : cumulative_(d.rows(), d.cols() + 1) {
-  cumulative_.col(0).setZero();
-  for (Eigen::Index k = 0; k < d.cols(); ++k) cumulative_.col(k + 1) = cumulative_.col(k) + d.col(k);
+HeatDistribution::HeatDistribution(Matrix d) : cumulative_(std::move(d)) {
+  for (Eigen::Index k = 1; k < cumulative_.cols(); ++k) cumulative_.col(k) += cumulative_.col(k - 1);
+}
+
+void HeatDistribution::add_columns(Eigen::Index b, Eigen::Index e, double dp, Eigen::VectorXd& rise) const {
+  if (b == 0) {
+    rise.noalias() += dp * cumulative_.col(e - 1);
+  } else {
+    rise.noalias() += dp * (cumulative_.col(e - 1) - cumulative_.col(b - 1));
+  }
 }
 
 Matrix HeatDistribution::matrix() const {
-  Matrix d(size(), size());
-  for (Eigen::Index k = 0; k < size(); ++k) d.col(k) = cumulative_.col(k + 1) - cumulative_.col(k);
+  Matrix d = cumulative_;
+  for (Eigen::Index k = d.cols() - 1; k > 0; --k) d.col(k) -= cumulative_.col(k - 1);
   return d;
 }
 
@@ -18,7 +25,7 @@ InletRise::InletRise(std::shared_ptr<const HeatDistribution> d)
 
 void InletRise::add(Eigen::Index b, Eigen::Index e, double dp) {
   if (b >= e || dp == 0) return;
-  rise_.noalias() += dp * d_->columns(b, e);
+  d_->add_columns(b, e, dp, rise_);
   max_valid_ = false;
 }
 

@@ -78,10 +78,16 @@ std::vector<std::string> check_heat_distribution(const Matrix& d, std::size_t si
           " K/W), kept: a D fitted from CFD can have them"};
 }
 
-Matrix heat_distribution_from_recirculation(const Matrix& a, const std::vector<double>& k) {
+Matrix heat_distribution_from_recirculation(Matrix a, const std::vector<double>& k) {
+  // In place where it can be: a large room's matrices are hundreds of MB each.
   const Eigen::Index n = a.rows();
-  const Matrix m = Matrix::Identity(n, n) - a.transpose();
-  Matrix x = m.partialPivLu().solve(Matrix::Identity(n, n));  // (I - A^T)^-1
+  a.transposeInPlace();
+  a *= -1.0;
+  a.diagonal().array() += 1.0;  // I - A^T
+  Eigen::PartialPivLU<Eigen::Ref<Matrix>> lu(a);
+  Matrix x = Matrix::Identity(n, n);
+  x = lu.solve(x);  // (I - A^T)^-1, solved in place (Eigen permutes and substitutes within x)
+  a.resize(0, 0);
   x.diagonal().array() -= 1.0;
   for (Eigen::Index i = 0; i < n; ++i) x.row(i) /= k[std::size_t(i)];  // K^-1 (...)
   return x;

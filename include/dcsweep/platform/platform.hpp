@@ -59,6 +59,7 @@ struct Platform {
   std::int32_t zone_nodes = 1;      ///< consecutive nodes per thermal zone
   std::string heat_distribution;    ///< the preset's D matrix file ("" : generated)
   std::string power_preset;         ///< the preset's node power model ("" : none)
+  double recirculation_fraction = 0.44;  ///< the generator's default for this room (meng40-like)
 
   bool has_room() const { return room.rows > 0; }
   const NodeType& type_of(std::int32_t node) const { return types[node_type.empty() ? 0 : node_type[node]]; }

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dcsweep/sim/datacenter.hpp"
 #include "dcsweep/sim/report.hpp"
 #include "dcsweep/sim/scenario.hpp"
 #include "dcsweep/sweep/grid.hpp"
@@ -42,7 +43,7 @@ struct ResultLayout {
 
 /// Simulates flat point `flat` of the grid; a failure is returned as a failed result.
 PointResult evaluate_point(const Grid& grid, std::uint64_t flat, const ResultLayout& layout,
-                           const TraceLoader& loader, std::int32_t rank);
+                           const TraceLoader& loader, const HeatProvider& heat, std::int32_t rank);
 
 /// Binary encoding of results (ranks of one run share a byte order and a build).
 void encode(const PointResult& result, std::string& out);

@@ -12,15 +12,16 @@ namespace dcsweep {
 /// The immutable part, shared by every simulation of the same room (a sweep caches it).
 class HeatDistribution {
  public:
-  explicit HeatDistribution(const Matrix& d);
+  /// Takes D and turns it into cumulative columns in place (no second copy of a large D).
+  explicit HeatDistribution(Matrix d);
   Eigen::Index size() const { return cumulative_.rows(); }
-  /// D's column sum over zones [b, e).
-  auto columns(Eigen::Index b, Eigen::Index e) const { return cumulative_.col(e) - cumulative_.col(b); }
+  /// rise += dp x (sum of D's columns b .. e-1).
+  void add_columns(Eigen::Index b, Eigen::Index e, double dp, Eigen::VectorXd& rise) const;
   /// D itself, recovered (tests and `dcsweep thermal`).
   Matrix matrix() const;
 
  private:
-  Matrix cumulative_;  ///< size x (size + 1)
+  Matrix cumulative_;  ///< column k = sum of D's columns 0 .. k
 };
 
 class InletRise {

@@ -41,7 +41,7 @@ void check_recirculation(const Matrix& a, std::size_t size, const std::string& n
 std::vector<std::string> check_heat_distribution(const Matrix& d, std::size_t size, const std::string& name);
 
 /// D = (K - A^T K)^-1 - K^-1 = K^-1 ((I - A^T)^-1 - I).
-Matrix heat_distribution_from_recirculation(const Matrix& a, const std::vector<double>& k_w_per_k);
+Matrix heat_distribution_from_recirculation(Matrix a, const std::vector<double>& k_w_per_k);
 
 /// The recirculation generator. The fraction of a zone's exhaust that reaches inlets is
 /// `fraction` x (1 - 0.9 containment); it is shared among the inlets with weights
