@@ -320,6 +320,7 @@ void write_rows(const Checker& check, hid_t file, hid_t dxpl, const std::string&
   std::vector<hsize_t> start(dims.size(), 0), counts = dims;
   start[0] = first;
   counts[0] = count;
+  if (H5Sget_simple_extent_npoints(space) == 0) return;  // an empty dataset (every rank sees it so)
   Handle memory;
   static const char dummy = 0;
   if (count == 0) {

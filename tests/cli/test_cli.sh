@@ -64,5 +64,57 @@ else
   fail "simulate on $trace: $(cat "$tmp/err")"
 fi
 
+# dcsweep thermal: the real meng40 matrix gives the paper's inlet temperatures; given A or D
+# files replace the platform's; bad matrices and power files are one error line and exit 2.
+json_field() { sed -E "s/.*\"$1\": ([-0-9.e+]+).*/\1/" "$2"; }
+near() { awk -v a="$1" -v b="$2" -v tol="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= tol) }'; }
+expect_thermal() {  # expect_thermal FIELD VALUE TOLERANCE args...
+  local field=$1 want=$2 tol=$3
+  shift 3
+  if "$bin" thermal "$@" >"$tmp/thermal.json" 2>"$tmp/err"; then
+    local got
+    got=$(json_field "$field" "$tmp/thermal.json")
+    near "$got" "$want" "$tol" && ok || fail "thermal $* -> $field = $got, want $want"
+  else
+    fail "thermal $*: $(cat "$tmp/err")"
+  fi
+}
+expect_thermal t_in_max_c 23.73 0.01 --platform meng40 --supply-temp-c 15
+expect_thermal t_in_max_c 41.20 0.01 --platform meng40 --supply-temp-c 15 --uniform-power-w 3000
+for _ in $(seq 40); do echo 3000; done >"$tmp/p3000.csv"
+expect_thermal t_in_max_c 41.20 0.01 --platform meng40 --power-w "$tmp/p3000.csv"
+expect_thermal t_sup_eff_c 16.27 0.01 --platform meng40 --redline-c 25   # 15 + 25 - 23.73
+expect_thermal cooling_power_w "$(awk 'BEGIN { t = 25 - 8.7344786; print 40000 / (0.0068*t*t + 0.0008*t + 0.458) }')" 0.01 \
+  --platform meng40 --redline-c 25
+# A D file of 1e-4 K/W everywhere: 40 kW -> +4 K on every inlet.
+awk 'BEGIN { for (i = 0; i < 40; i++) { line = ""; for (j = 0; j < 40; j++) line = line (j ? "," : "") "0.0001"; print line } }' >"$tmp/D.csv"
+expect_thermal t_in_max_c 19 1e-9 --platform meng40 --heat-distribution "$tmp/D.csv"
+# An A file (MatrixMarket) with no recirculation at all: T_in = T_sup.
+printf '%%%%MatrixMarket matrix coordinate real general\n40 40 0\n' >"$tmp/A0.mtx"
+expect_thermal t_in_max_c 15 1e-9 --platform meng40 --recirculation "$tmp/A0.mtx"
+printf '1,2\n3,4\n' >"$tmp/small.csv"
+expect_error 2 "dcsweep: error: $tmp/small.csv: D is 2 x 2; the platform has 40 thermal zones" \
+  thermal --platform meng40 --heat-distribution "$tmp/small.csv"
+printf '1,2,3\n3,4,5\n' >"$tmp/rect.csv"
+expect_error 2 "dcsweep: error: $tmp/rect.csv: D must be square, it is 2 x 3" thermal --platform meng40 --heat-distribution "$tmp/rect.csv"
+printf '%%%%MatrixMarket matrix coordinate real general\n40 40 1\n1 2 -0.1\n' >"$tmp/Aneg.mtx"
+expect_error 2 "dcsweep: error: $tmp/Aneg.mtx: A[1][2] = -0.1 is negative" thermal --platform meng40 --recirculation "$tmp/Aneg.mtx"
+printf '%%%%MatrixMarket matrix coordinate real general\n40 40 2\n1 2 0.6\n1 3 0.5\n' >"$tmp/Asum.mtx"
+expect_error 2 "dcsweep: error: $tmp/Asum.mtx: row 1 of A sums to 1.1" thermal --platform meng40 --recirculation "$tmp/Asum.mtx"
+printf '0.1,oops\n' >"$tmp/nan.csv"
+expect_error 2 "dcsweep: error: $tmp/nan.csv:1: 'oops' is not a finite number" thermal --platform meng40 --heat-distribution "$tmp/nan.csv"
+expect_error 2 "dcsweep: error: $tmp/none.csv: cannot open" thermal --platform meng40 --heat-distribution "$tmp/none.csv"
+head -39 "$tmp/p3000.csv" >"$tmp/p39.csv"
+expect_error 2 "dcsweep: error: $tmp/p39.csv: 39 values; platform meng40 has 40 nodes" thermal --platform meng40 --power-w "$tmp/p39.csv"
+{ head -5 "$tmp/p3000.csv"; echo -5; tail -34 "$tmp/p3000.csv"; } >"$tmp/pneg.csv"
+expect_error 2 "dcsweep: error: $tmp/pneg.csv: node 6 has negative power -5" thermal --platform meng40 --power-w "$tmp/pneg.csv"
+expect_error 2 "dcsweep: error: platform 'trace' needs a trace" thermal --platform trace
+# asu50's D (from SimWare) has negative entries: a warning, not an error.
+if "$bin" thermal --platform asu50 >"$tmp/asu.json" 2>"$tmp/err" && grep -q "warning: builtin:simware50_D.csv: 484 negative entries" "$tmp/err"; then
+  ok
+else
+  fail "thermal --platform asu50: $(cat "$tmp/err")"
+fi
+
 echo "$pass passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -1,0 +1,293 @@
+// The physics against hand computations and independent recomputation: D from A on 2 and 3
+// nodes, the real meng40 matrix (23.73 / 41.20 C), incremental inlet rises vs full products,
+// matrix files and their errors, the generator's calibration, cooling controllers (CoP, redline,
+// the two-mode thermostat worked by hand), power presets, and energies in a tiny simulation.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "dcsweep/power/node_power.hpp"
+#include "dcsweep/sim/catalog.hpp"
+#include "dcsweep/sim/datacenter.hpp"
+#include "dcsweep/sim/run.hpp"
+#include "dcsweep/thermal/cooling.hpp"
+#include "dcsweep/thermal/inlet_model.hpp"
+#include "dcsweep/thermal/recirculation.hpp"
+#include "scenario_builder.hpp"
+#include "test_helpers.hpp"
+
+namespace dcsweep {
+namespace {
+
+using test::input_error;
+
+Platform preset(const std::string& name, const ParamSet& params) {
+  return *platform_registry().at(name).make({params, {}}, TraceHint{});
+}
+
+TEST(HeatDistribution, TwoNodesByHand) {
+  // A = [[0, a], [b, 0]]: node 1 sends a of its heat to node 2's inlet, node 2 sends b to node 1.
+  // M = K - A^T K = [[k1, -b k2], [-a k1, k2]], det = k1 k2 (1 - a b), D = M^-1 - K^-1:
+  const double a = 0.2, b = 0.1, k1 = 300, k2 = 150, det = 1 - a * b;
+  Matrix A(2, 2);
+  A << 0, a, b, 0;
+  const Matrix d = heat_distribution_from_recirculation(A, {k1, k2});
+  EXPECT_NEAR(d(0, 0), 1 / (k1 * det) - 1 / k1, 1e-15);
+  EXPECT_NEAR(d(0, 1), b / (k1 * det), 1e-15);
+  EXPECT_NEAR(d(1, 0), a / (k2 * det), 1e-15);
+  EXPECT_NEAR(d(1, 1), 1 / (k2 * det) - 1 / k2, 1e-15);
+  // T_in = T_sup + D P: node 1 at 1000 W, node 2 at 500 W, T_sup 15 C.
+  const Eigen::Vector2d p(1000, 500);
+  const Eigen::Vector2d t = 15 + (d * p).array();
+  EXPECT_NEAR(t(0), 15 + 1000 * (1 / (k1 * det) - 1 / k1) + 500 * b / (k1 * det), 1e-12);
+}
+
+TEST(HeatDistribution, ThreeNodesAgainstTheNeumannSeries) {
+  // Independent route: D = K^-1 sum_{m >= 1} (A^T)^m (converges: rows of A sum below 1).
+  Matrix A(3, 3);
+  A << 0.05, 0.2, 0.1, 0.3, 0.0, 0.25, 0.1, 0.15, 0.2;
+  const std::vector<double> k{250, 300, 350};
+  const Matrix d = heat_distribution_from_recirculation(A, k);
+  Matrix sum = Matrix::Zero(3, 3), power = Matrix::Identity(3, 3);
+  for (int m = 1; m < 400; ++m) {
+    power = power * A.transpose();
+    sum += power;
+  }
+  for (int i = 0; i < 3; ++i) sum.row(i) /= k[std::size_t(i)];
+  EXPECT_LT((d - sum).cwiseAbs().maxCoeff(), 1e-14);
+}
+
+TEST(HeatDistribution, Meng40IsThePapersRoom) {
+  ParamSet params(simulation_catalog());
+  const Platform room = preset("meng40", params);
+  const HeatDistributionBuild built = build_heat_distribution(room, params);
+  ASSERT_EQ(built.d->size(), 40);
+  EXPECT_TRUE(built.warnings.empty());
+  InletRise rise(built.d);
+  rise.add(0, 40, 1000);  // every node at 1000 W
+  EXPECT_NEAR(15 + rise.max(), 23.73, 0.005);
+  rise.add(0, 40, 2000);  // now 3000 W
+  EXPECT_NEAR(15 + rise.max(), 41.20, 0.005);
+  EXPECT_NEAR(built.d->matrix().rowwise().sum().maxCoeff(), 8.7344786e-3, 1e-10);
+}
+
+TEST(InletRise, IncrementalRunsEqualTheFullProduct) {
+  std::mt19937_64 gen(3);
+  Matrix d = Matrix::Random(60, 60).cwiseAbs() * 1e-3;
+  auto shared = std::make_shared<const HeatDistribution>(d);
+  InletRise rise(shared);
+  Eigen::VectorXd p = Eigen::VectorXd::Zero(60);
+  for (int step = 0; step < 200; ++step) {
+    const Eigen::Index b = Eigen::Index(gen() % 60), e = b + 1 + Eigen::Index(gen() % std::uint64_t(60 - b));
+    const double dp = double(gen() % 2000) - 1000.0;
+    rise.add(b, e, dp);
+    p.segment(b, e - b).array() += dp;
+  }
+  const Eigen::VectorXd full = d * p;
+  EXPECT_LT((rise.rise() - full).cwiseAbs().maxCoeff(), 1e-9);
+  EXPECT_DOUBLE_EQ(rise.max(), rise.rise().maxCoeff());
+}
+
+TEST(MatrixFiles, CsvAndMatrixMarket) {
+  const Matrix csv = parse_matrix("# comment\n1, 2\n3,4\n", "m.csv");
+  EXPECT_EQ(csv(1, 0), 3);
+  const Matrix coordinate = parse_matrix("%%MatrixMarket matrix coordinate real general\n% c\n2 2 2\n1 2 0.5\n2 1 7\n", "m.mtx");
+  EXPECT_EQ(coordinate(0, 1), 0.5);
+  EXPECT_EQ(coordinate(1, 0), 7);
+  EXPECT_EQ(coordinate(0, 0), 0);
+  const Matrix symmetric = parse_matrix("%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n2 1 3\n", "s.mtx");
+  EXPECT_EQ(symmetric(0, 1), 3);
+  const Matrix array = parse_matrix("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", "a.mtx");
+  EXPECT_EQ(array(1, 0), 2);  // column-major
+  EXPECT_EQ(array(0, 1), 3);
+}
+
+TEST(MatrixFiles, ErrorsNameTheFileLineAndProblem) {
+  EXPECT_EQ(input_error([] { parse_matrix("1,2\n3\n", "m.csv"); }), "m.csv:2: 1 values, the first row has 2");
+  EXPECT_EQ(input_error([] { parse_matrix("1,x\n", "m.csv"); }), "m.csv:1: 'x' is not a finite number");
+  EXPECT_EQ(input_error([] { parse_matrix("%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n", "m.mtx"); }),
+            "m.mtx:3: index (3, 1) outside 2 x 2");
+  EXPECT_EQ(input_error([] { parse_matrix("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n", "m.mtx"); }),
+            "m.mtx: 1 entries, the size line says 2");
+  Matrix a(2, 2);
+  a << 0, 0.5, 0.7, 0.4;
+  EXPECT_EQ(input_error([&] { check_recirculation(a, 2, "A.csv"); }),
+            "A.csv: row 2 of A sums to 1.1 (must be below 1: a node cannot recirculate all of its heat)");
+  a << 0, -0.1, 0, 0;
+  EXPECT_EQ(input_error([&] { check_recirculation(a, 2, "A.csv"); }), "A.csv: A[1][2] = -0.1 is negative (a fraction of heat)");
+  EXPECT_EQ(input_error([&] { check_recirculation(a, 3, "A.csv"); }),
+            "A.csv: A is 2 x 2; the platform has 3 thermal zones");
+  EXPECT_EQ(input_error([] { check_heat_distribution(Matrix::Zero(2, 3), 2, "D.csv"); }),
+            "D.csv: D must be square, it is 2 x 3");
+  Matrix d = Matrix::Constant(2, 2, 1e-3);
+  d(0, 1) = -2e-5;
+  const auto warnings = check_heat_distribution(d, 2, "D.csv");  // kept, with a warning
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "D.csv: 1 negative entries in D (down to -2e-05 K/W), kept: a D fitted from CFD can have them");
+}
+
+TEST(Generator, LandsNearTheRealMeng40Room) {
+  ParamSet params(simulation_catalog());
+  params.set("platform", std::string("room"));  // 2 x 5 x 4 meng chassis by default: meng40's layout
+  const Platform room = preset("room", params);
+  const HeatDistributionBuild generated = build_heat_distribution(room, params);
+  const Matrix dg = generated.d->matrix();
+  ParamSet real_params(simulation_catalog());
+  const Matrix dr = build_heat_distribution(preset("meng40", real_params), real_params).d->matrix();
+  const Eigen::VectorXd gen_rows = dg.rowwise().sum(), real_rows = dr.rowwise().sum();
+  EXPECT_NEAR(gen_rows.maxCoeff(), real_rows.maxCoeff(), 0.15 * real_rows.maxCoeff());
+  // The hottest inlets are at the same end of each row in both: the rack with the largest mean row sum.
+  for (int row = 0; row < 2; ++row) {
+    auto hottest = [&](const Eigen::VectorXd& sums) {
+      int best = 0;
+      double best_sum = -1;
+      for (int rack = 0; rack < 5; ++rack) {
+        const double s = sums.segment(row * 20 + rack * 4, 4).sum();
+        if (s > best_sum) best_sum = s, best = rack;
+      }
+      return best;
+    };
+    EXPECT_EQ(hottest(gen_rows), hottest(real_rows)) << "row " << row;
+  }
+  EXPECT_GE(dg.minCoeff(), 0.0);
+  // Deterministic from room_seed; another seed gives another room.
+  EXPECT_EQ(build_heat_distribution(room, params).d->matrix(), dg);
+  params.set("room_seed", std::int64_t{2});
+  EXPECT_NE(build_heat_distribution(room, params).d->matrix(), dg);
+}
+
+TEST(Generator, ContainmentReducesRecirculation) {
+  ParamSet params(simulation_catalog());
+  const Platform room = preset("oxley1080", params);
+  params.set("thermal_zone_nodes", std::int64_t{36});  // a zone per cabinet keeps the test fast
+  const double open = build_heat_distribution(room, params).d->matrix().rowwise().sum().maxCoeff();
+  params.set("aisle_containment", 1.0);
+  const double isolated = build_heat_distribution(room, params).d->matrix().rowwise().sum().maxCoeff();
+  EXPECT_LT(isolated, 0.2 * open);
+}
+
+TEST(Cooling, CopAndSteadyControllersByHand) {
+  EXPECT_NEAR(coefficient_of_performance(15), 0.0068 * 225 + 0.0008 * 15 + 0.458, 1e-15);  // 2.0
+  ParamSet params(simulation_catalog());
+  params.set("supply_temp_c", 15.0);
+  params.set("redline_c", 25.0);
+  const CoolingRoom room;
+  // redline: max rise 8 K -> T_sup' = 25 - 8 = 17 C; 40 kW / CoP(17).
+  params.set("cooling", std::string("redline"));
+  auto redline = cooling_registry().at("redline").make({params, {}}, room);
+  redline->update(0, {40000, 8});
+  EXPECT_DOUBLE_EQ(redline->supply_c(), 17);
+  EXPECT_DOUBLE_EQ(redline->power_w(), 40000 / coefficient_of_performance(17));
+  CoolingInterval iv = redline->advance(10, 25);
+  EXPECT_DOUBLE_EQ(iv.energy_j, 10 * 40000 / coefficient_of_performance(17));
+  EXPECT_EQ(iv.time_above_s, 0);
+  // static at 15 C with a 12 K rise: 27 C > 25 C for the whole interval.
+  auto fixed = cooling_registry().at("static").make({params, {}}, room);
+  fixed->update(0, {40000, 12});
+  iv = fixed->advance(5, 25);
+  EXPECT_DOUBLE_EQ(iv.energy_j, 5 * 40000 / 2.0 * 2.0 / coefficient_of_performance(15));
+  EXPECT_EQ(iv.time_above_s, 5);
+  EXPECT_EQ(iv.max_supply_c + 12, 27);
+}
+
+TEST(Cooling, ThermostatWorkedByHand) {
+  // r_room = rho c_p V = 1000 J/K (V chosen so), r_ac = rho c_p f = 2000 W/K; low mode extracts
+  // 1000 W, high 5000 W; compute 3000 W. Start in low mode at T_sen = high - delta = 20 C.
+  ParamSet params(simulation_catalog());
+  const double rho_c = 1.19 * 1005;
+  params.set("thermostat_high_c", 30.0);
+  params.set("thermostat_delta_c", 10.0);
+  params.set("crac_low_extract_w", 1000.0);
+  params.set("crac_high_extract_w", 5000.0);
+  params.set("crac_switch_s", 2.0);
+  params.set("room_air_volume_m3", 1000 / rho_c);
+  auto crac = cooling_registry().at("thermostat").make({params, {}}, CoolingRoom{2000 / rho_c, 1.19, 1005});
+  crac->update(0, {3000, 0});
+  // Low mode: T_sen rises (3000 - 1000) / 1000 = 2 K/s; reaches 30 C at t = 5 s; switch at 7 s.
+  EXPECT_DOUBLE_EQ(crac->supply_c(), 20 - 1000.0 / 2000);  // 19.5 C
+  EXPECT_NEAR(crac->next_event_s(), 7, 1e-12);
+  const CoolingInterval low = crac->advance(7, 100);
+  // P_AC = 1000^2 / (2000 T_K), T from 19.5 C rising 2 K/s: integral = 500/2 ln(T1/T0).
+  const double t0 = 19.5 + 273.15, t1 = t0 + 14;
+  EXPECT_NEAR(low.energy_j, 500.0 / 2 * std::log(t1 / t0), 1e-9);
+  crac->on_timer(7);
+  // High mode at T_sen = 34 C: falls (3000 - 5000) / 1000 = -2 K/s to 20 C at 14 s; switch at 16 s.
+  EXPECT_NEAR(crac->supply_c(), 34 - 5000.0 / 2000, 1e-12);
+  EXPECT_NEAR(crac->next_event_s(), 16, 1e-12);
+}
+
+TEST(NodePower, PresetsByHand) {
+  ParamSet params(simulation_catalog());
+  const Platform meng = preset("meng40", params);
+  EXPECT_EQ((*make_node_power(params, meng, {}))[0].busy_w, 0.7 * 3000 + 0.3 * 2300);
+  params.set("node_power", std::string("meng_p1"));
+  EXPECT_EQ((*make_node_power(params, meng, {}))[0].busy_w, 0.7 * 2500 + 0.3 * 2000);
+  params.set("node_power", std::string("platform"));
+  const Platform asu = preset("asu50", params);
+  const auto chassis = *make_node_power(params, asu, {});
+  EXPECT_EQ(chassis[0].idle_w, 2420);
+  EXPECT_EQ(chassis[0].busy_w, 2420 + 175);
+  EXPECT_EQ(chassis[1].busy_w, 1820 + 72);
+  const auto parm = *make_node_power(params, preset("intrepid", params), {});
+  EXPECT_EQ(parm[0].busy_w, 116);  // 60 + 18 + 38: [P2]'s 116 W per node
+  EXPECT_EQ(parm[0].idle_w, 86);
+  const auto oxley = *make_node_power(params, preset("oxley1080", params), {});
+  ASSERT_EQ(oxley.size(), 3u);
+  EXPECT_NEAR(oxley[0].busy_w, 40 + 4 * 16.8, 1e-12);
+}
+
+TEST(Platforms, LayoutsNetworksAndZones) {
+  ParamSet params(simulation_catalog());
+  const Platform meng = preset("meng40", params);
+  const RoomPosition p = meng.position(27);  // rack 6 = row 1, rack 1; slot 3
+  EXPECT_EQ(p.row, 1);
+  EXPECT_EQ(p.rack, 1);
+  EXPECT_EQ(p.slot, 3);
+  EXPECT_EQ(meng.hops(0, 39), 1 + 4 + 3);
+  const Platform intrepid = preset("intrepid", params);
+  EXPECT_EQ(intrepid.node_count, 40960);
+  EXPECT_EQ(intrepid.zone_count(), 80);
+  EXPECT_EQ(intrepid.hops(0, 39 * 32 * 32), 1);  // the torus wraps around
+  const Platform asu = preset("asu50", params);
+  int pe1955 = 0;
+  for (int n = 0; n < 50; ++n) pe1955 += asu.type_of(n).name == "pe1955";
+  EXPECT_EQ(pe1955, 30);
+  EXPECT_EQ(preset("oxley4320", params).node_count, 4320);
+  params.set("room_rows", std::int64_t{4});
+  params.set("room_racks_per_row", std::int64_t{10});
+  params.set("room_nodes_per_rack", std::int64_t{8});
+  EXPECT_EQ(preset("room", params).node_count, 320);
+  EXPECT_NE(input_error([&] { thermal_zones(meng, 3); }).find("must divide the 4 nodes of a rack"), std::string::npos);
+}
+
+TEST(DataCenterModel, EnergiesOfATinyRunByHand) {
+  // 4 nodes of 1000 W idle / 2790 W busy on meng40-like power, D = 1e-3 K/W everywhere,
+  // static cooling at 15 C. One 2-node job from t = 0 to t = 100 s; a second job keeps the
+  // machine alive until t = 200 s on 1 node.
+  Scenario s = test::scenario(4, "fcfs", {{1, 0, 2, 100}, {2, 0, 1, 200}});
+  s.params.set("cooling", std::string("static"));
+  s.platform.room = {1, 1, 4, 1, 1.0};
+  s.platform.power_preset = "meng_p0";
+  HeatDistributionBuild heat;
+  heat.zones = std::make_shared<ThermalZones>(thermal_zones(s.platform, 1));
+  heat.d = std::make_shared<const HeatDistribution>(Matrix::Constant(4, 4, 1e-3));
+  auto power = make_node_power(s.params, s.platform, s.key);
+  ASSERT_TRUE(power);
+  DataCenterModel model(s, *power, heat);
+  SimObserver* observers[] = {&model};
+  const SimulationResult r = simulate(s, observers);
+  const double busy = 2790, idle = 1000;
+  const double p1 = 3 * busy + idle, p2 = busy + 3 * idle;  // [0, 100) then [100, 200)
+  EXPECT_NEAR(r.report.value("compute_energy_j"), 100 * p1 + 100 * p2, 1e-6);
+  const double cop = coefficient_of_performance(15);
+  EXPECT_NEAR(r.report.value("cooling_energy_j"), (100 * p1 + 100 * p2) / cop, 1e-6);
+  EXPECT_NEAR(r.report.value("max_inlet_c"), 15 + 1e-3 * p1, 1e-9);  // every inlet sees all power
+  EXPECT_NEAR(r.report.value("avg_cooling_power_w"), (p1 + p2) / 2 / cop, 1e-9);
+  EXPECT_NEAR(r.report.value("max_cooling_power_w"), p1 / cop, 1e-9);
+  EXPECT_EQ(r.report.value("time_above_redline_s"), 0);  // 15 + 9.37 < 25
+  EXPECT_DOUBLE_EQ(r.report.value("avg_supply_temp_c"), 15);
+}
+
+}  // namespace
+}  // namespace dcsweep
