@@ -230,15 +230,15 @@ const PlatformRegistry& platform_registry() {
                     "[P4] Sec. VII: 30 Dell PowerEdge 1955 + 20 PowerEdge 1855 chassis (7U) in 2 rows x 5 racks x 5, "
                     "one CRAC of 8 m3/s; the 1955s assumed to fill the first 30 slots; D from SimWare"},
                    "50 chassis of the ASU HPC data center: 30 PE1955 + 20 PE1855, 2 rows x 5 racks x 5, one CRAC"),
-       room_preset({"oxley1080", 2, 15, 36, 4, {"xeon_e3_1225v3", "xeon_e5649", "xeon_e5_2697v2"}, {0, 1, 2}, {},
+       room_preset({"oxley1080", 2, 15, 36, 4, {"xeon_e3_1225v3", "xeon_e5649", "xeon_e5_2697v2"}, {}, {360, 360, 360},
                     NetworkKind::mesh, {2, 15, 36}, 1, 1, 26.1, "", "oxley",
                     "[P3] Sec. 6: 30 cabinets x 36 nodes of 3 types, 1 CRAC of 26.1 m3/s; cabinets in 2 rows of 15, "
-                    "types cabinet by cabinet in turn (assumed)"},
+                    "each type in 10 consecutive cabinets (assumed)"},
                    "1080 heterogeneous nodes (3 Xeon types), 30 cabinets x 36, one CRAC"),
-       room_preset({"oxley4320", 4, 30, 36, 4, {"xeon_e3_1225v3", "xeon_e5649", "xeon_e5_2697v2"}, {0, 1, 2}, {},
+       room_preset({"oxley4320", 4, 30, 36, 4, {"xeon_e3_1225v3", "xeon_e5649", "xeon_e5_2697v2"}, {}, {1440, 1440, 1440},
                     NetworkKind::mesh, {4, 30, 36}, 1, 2, 26.1, "", "oxley",
                     "[P3] Sec. 6: 120 cabinets x 36 nodes of 3 types, 2 CRACs of 26.1 m3/s; cabinets in 4 rows of 30, "
-                    "types cabinet by cabinet in turn (assumed)"},
+                    "each type in 40 consecutive cabinets (assumed)"},
                    "4320 heterogeneous nodes (3 Xeon types), 120 cabinets x 36, two CRACs"),
        room_preset({"intrepid", 5, 8, 1024, 4, {"bgp_node"}, {0}, {}, NetworkKind::torus, {40, 32, 32}, 512, 4, 26.0,
                     "", "parm",

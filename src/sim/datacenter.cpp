@@ -192,6 +192,13 @@ DataCenterModel::DataCenterModel(const Scenario& s, NodePowerTable power, HeatDi
       redline_c_(s.params.real("redline_c")),
       bins_(std::make_unique<Bins>(s.params.real("series_interval_s"))) {
   for (const TypePower& t : power_) delta_w_.push_back(t.busy_w - t.idle_w);
+  if (!platform_.node_type.empty()) {  // where each node's run of equal types ends
+    type_run_end_.resize(platform_.node_type.size());
+    for (std::size_t n = type_run_end_.size(); n-- > 0;) {
+      const bool last = n + 1 == type_run_end_.size() || platform_.node_type[n + 1] != platform_.node_type[n];
+      type_run_end_[n] = last ? std::int32_t(n + 1) : type_run_end_[n + 1];
+    }
+  }
   const std::int32_t zones = heat_.d ? std::int32_t(heat_.d->size()) : platform_.node_count;
   const std::int32_t zone_nodes = heat_.zones ? heat_.zones->zone_nodes : 1;
   zone_dp_.assign(std::size_t(zones), 0.0);
@@ -231,35 +238,45 @@ void DataCenterModel::touch(std::size_t zone, double dp) {
 
 void DataCenterModel::change(std::span<const NodeId> nodes, double sign) {
   pending_ = true;
-  if (!platform_.node_type.empty()) {  // mixed node types: node by node
-    const std::int32_t zone_nodes = heat_.zones ? heat_.zones->zone_nodes : 1;
-    for (const NodeId n : nodes) {
-      const double dp = sign * delta_w_[platform_.node_type[std::size_t(n)]];
-      compute_w_ += dp;
-      if (heat_.d) touch(std::size_t(n / zone_nodes), dp);
+  if (nodes.empty()) return;
+  const std::int32_t zone_nodes = heat_.zones ? heat_.zones->zone_nodes : 1;
+  // nodes [a, b), all of one type: the same power change over the whole run.
+  auto add_run = [&](std::int32_t a, std::int32_t b, double dp) {
+    compute_w_ += dp * (b - a);
+    if (!heat_.d) return;
+    if (zone_nodes == 1) {
+      runs_.push_back({a, b, dp});  // node level: applied as is
+      return;
     }
-    return;
-  }
-  // One node type: the same change everywhere; zones get it per run of consecutive nodes.
-  const double dp = sign * delta_w_.front();
-  compute_w_ += dp * double(nodes.size());
-  if (!heat_.d || nodes.empty()) return;
-  const std::int32_t zone_nodes = heat_.zones->zone_nodes;
-  auto add_run = [&](std::int32_t a, std::int32_t b) {  // nodes [a, b)
-    for (std::int32_t z = a / zone_nodes; z * zone_nodes < b; ++z) {
+    for (std::int32_t z = a / zone_nodes; z * zone_nodes < b; ++z) {  // zones: aggregated first
       const std::int32_t lo = std::max(a, z * zone_nodes), hi = std::min(b, (z + 1) * zone_nodes);
       touch(std::size_t(z), dp * (hi - lo));
     }
   };
-  std::int32_t start = nodes.front(), previous = nodes.front();
-  for (std::size_t i = 1; i < nodes.size(); ++i) {
-    if (nodes[i] != previous + 1) {
-      add_run(start, previous + 1);
-      start = nodes[i];
+  // nodes [a, b), split where the node type changes.
+  auto add_range = [&](std::int32_t a, std::int32_t b) {
+    if (type_run_end_.empty()) return add_run(a, b, sign * delta_w_.front());
+    for (std::int32_t lo = a; lo < b;) {
+      const std::int32_t hi = std::min(b, type_run_end_[std::size_t(lo)]);
+      add_run(lo, hi, sign * delta_w_[platform_.node_type[std::size_t(lo)]]);
+      lo = hi;
     }
-    previous = nodes[i];
+  };
+  // Runs of consecutive ids. A first-fit allocation is often one: a branch-free (vectorized)
+  // count of the breaks finds that case without the run-by-run walk.
+  const NodeId* id = nodes.data();
+  const std::size_t count = nodes.size();
+  std::size_t breaks = 0;
+  for (std::size_t i = 1; i < count; ++i) breaks += id[i] != id[i - 1] + 1;
+  if (breaks == 0) return add_range(id[0], id[count - 1] + 1);
+  std::size_t start = 0;
+  for (std::size_t i = 1; i < count; ++i) {
+    if (id[i] != id[i - 1] + 1) {
+      add_range(id[start], id[i - 1] + 1);
+      start = i;
+    }
   }
-  add_run(start, previous + 1);
+  add_range(id[start], id[count - 1] + 1);
 }
 
 void DataCenterModel::on_job_start(double, const Job&, std::span<const NodeId> nodes) { change(nodes, +1); }
@@ -269,8 +286,10 @@ void DataCenterModel::settle() {
   if (!pending_) return;
   pending_ = false;
   if (!heat_.d) return;
-  // Runs of consecutive zones with the same change: one O(zones) update each.
-  std::sort(touched_.begin(), touched_.end());
+  for (const Run& run : runs_) inlet_->add(run.begin, run.end, run.dp);
+  runs_.clear();
+  // Aggregated zones: runs of consecutive zones with the same change, one O(zones) update each.
+  if (!std::is_sorted(touched_.begin(), touched_.end())) std::sort(touched_.begin(), touched_.end());
   for (std::size_t i = 0; i < touched_.size();) {
     std::size_t j = i + 1;
     const double dp = zone_dp_[std::size_t(touched_[i])];

@@ -66,11 +66,17 @@ class DataCenterModel final : public SimObserver {
   const Platform& platform_;
   NodePowerTable power_;
   std::vector<double> delta_w_;       ///< per node type: busy - idle
+  std::vector<std::int32_t> type_run_end_;  ///< mixed types: where each node's run of its type ends
   HeatDistributionBuild heat_;
   std::unique_ptr<InletRise> inlet_;
   std::unique_ptr<CoolingController> cooling_;
   double redline_c_;
-  std::vector<double> zone_dp_;       ///< pending power change per zone
+  struct Run {
+    std::int32_t begin, end;
+    double dp;
+  };
+  std::vector<Run> runs_;             ///< pending changes at node level: runs of nodes
+  std::vector<double> zone_dp_;       ///< pending power change per zone (zones of several nodes)
   std::vector<std::int32_t> touched_; ///< zones with a pending change
   std::vector<char> is_touched_;
   bool pending_ = false, started_ = false;
