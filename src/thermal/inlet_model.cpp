@@ -1,6 +1,7 @@
 #include "dcsweep/thermal/inlet_model.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace dcsweep {
 
@@ -12,12 +13,30 @@ HeatDistribution::HeatDistribution(Matrix d) : size_(d.rows()), cumulative_(std:
   }
 }
 
-void HeatDistribution::add_cumulative(Eigen::Index k, double weight, Eigen::VectorXd& rise) const {
-  if (cumulative_f_.size() > 0) {
-    rise.noalias() += weight * cumulative_f_.col(k).cast<double>();
-  } else {
-    rise.noalias() += weight * cumulative_.col(k);
+namespace {
+
+/// rise += sum of w_i c_i with Eigen's vectorized kernels (columns converted from float on the
+/// fly), two columns per pass over rise; then one vectorized max.
+template <class M>
+double add_all(const M& cumulative, std::span<const Eigen::Index> columns, std::span<const double> weights,
+               Eigen::VectorXd& rise) {
+  for (std::size_t i = 0; i < columns.size(); i += 2) {
+    if (i + 1 < columns.size()) {
+      rise.noalias() += weights[i] * cumulative.col(columns[i]).template cast<double>() +
+                        weights[i + 1] * cumulative.col(columns[i + 1]).template cast<double>();
+    } else {
+      rise.noalias() += weights[i] * cumulative.col(columns[i]).template cast<double>();
+    }
   }
+  return rise.size() ? rise.maxCoeff() : 0.0;
+}
+
+}  // namespace
+
+double HeatDistribution::add_cumulative(std::span<const Eigen::Index> columns, std::span<const double> weights,
+                                        Eigen::VectorXd& rise) const {
+  if (cumulative_f_.size() > 0) return add_all(cumulative_f_, columns, weights, rise);
+  return add_all(cumulative_, columns, weights, rise);
 }
 
 Matrix HeatDistribution::matrix() const {
@@ -33,19 +52,25 @@ void InletRise::add(Eigen::Index b, Eigen::Index e, double dp) {
   if (b >= e || dp == 0) return;
   pending_.emplace_back(e - 1, dp);
   if (b > 0) pending_.emplace_back(b - 1, -dp);
-  max_valid_ = false;
 }
 
 void InletRise::apply() {
   if (pending_.empty()) return;
   std::sort(pending_.begin(), pending_.end());
+  columns_.clear();
+  weights_.clear();
   for (std::size_t i = 0; i < pending_.size();) {
     const Eigen::Index k = pending_[i].first;
     double weight = 0;
     for (; i < pending_.size() && pending_[i].first == k; ++i) weight += pending_[i].second;
-    if (weight != 0) d_->add_cumulative(k, weight, rise_);
+    if (weight != 0) {
+      columns_.push_back(k);
+      weights_.push_back(weight);
+    }
   }
   pending_.clear();
+  if (columns_.empty()) return;  // everything cancelled: the rises (and their max) are unchanged
+  max_ = d_->add_cumulative(columns_, weights_, rise_);
 }
 
 const Eigen::VectorXd& InletRise::rise() {
@@ -54,11 +79,7 @@ const Eigen::VectorXd& InletRise::rise() {
 }
 
 double InletRise::max() {
-  if (!max_valid_) {
-    apply();
-    max_ = rise_.size() ? rise_.maxCoeff() : 0.0;
-    max_valid_ = true;
-  }
+  apply();
   return max_;
 }
 

@@ -7,6 +7,7 @@
 // ends where another starts shares its boundaries, and equal and opposite weights cancel, so
 // each distinct boundary is read once.
 #include <memory>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -24,8 +25,9 @@ class HeatDistribution {
   /// Takes D and turns it into cumulative columns in place (no second copy of a large D).
   explicit HeatDistribution(Matrix d);
   Eigen::Index size() const { return size_; }
-  /// rise += weight x C[:, k] (the cumulative column k).
-  void add_cumulative(Eigen::Index k, double weight, Eigen::VectorXd& rise) const;
+  /// rise += sum of weights[i] x C[:, columns[i]], in one pass over rise; returns max(rise).
+  double add_cumulative(std::span<const Eigen::Index> columns, std::span<const double> weights,
+                        Eigen::VectorXd& rise) const;
   /// D itself, recovered (tests and `dcsweep thermal`).
   Matrix matrix() const;
 
@@ -51,8 +53,9 @@ class InletRise {
   std::shared_ptr<const HeatDistribution> d_;
   Eigen::VectorXd rise_;
   std::vector<std::pair<Eigen::Index, double>> pending_;  ///< (boundary column, weight)
-  double max_ = 0;
-  bool max_valid_ = true;
+  std::vector<Eigen::Index> columns_;                     ///< merged, for one pass
+  std::vector<double> weights_;
+  double max_ = 0;  ///< of rise_ (all zero at first)
 };
 
 }  // namespace dcsweep
