@@ -1,3 +1,4 @@
+#include <cmath>
 #include <iomanip>
 #include <ostream>
 
@@ -8,7 +9,9 @@
 #include "dcsweep/sched/scheduler.hpp"
 #include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/sim/metrics.hpp"
+#include "dcsweep/sim/run.hpp"
 #include "dcsweep/sim/scenario.hpp"
+#include "dcsweep/sim/utilization.hpp"
 
 namespace dcsweep::cli {
 namespace {
@@ -42,10 +45,27 @@ int list_command(std::span<const std::string> args, std::ostream& out) {
   print_family(out, scheduler_registry());
   print_family(out, allocator_registry());
   print_family(out, platform_registry());
+  print_family(out, node_power_registry());
+  print_family(out, cooling_registry());
   out << "common simulation parameters:\n";
   for (const ParamSpec& spec : scenario_params()) print_param(out, spec, "  ");
+  print_param(out, series_interval_param(), "  ");
+  out << "\ndata-center physics parameters:\n";
+  for (const ParamSpec& spec : datacenter_params()) print_param(out, spec, "  ");
+  out << "\nnode types (room_node_types):\n";
+  for (const NodeType& t : node_type_catalog()) {
+    out << "  " << std::left << std::setw(16) << t.name << " cores=" << t.cores << " airflow=" << t.airflow_m3s
+        << " m3/s";
+    if (t.chassis_omega_w > 0) out << " omega=" << t.chassis_omega_w << " W alpha=" << t.chassis_alpha_w << " W";
+    if (!t.pstates.empty()) {
+      out << " static=" << t.static_w << " W p-states=" << t.pstates.size() << " (" << t.pstates.front().frequency_ghz
+          << "-" << t.pstates.back().frequency_ghz << " GHz, core " << format_number(std::round(t.pstates.front().core_power_w * 10) / 10)
+          << " W at the top)";
+    }
+    out << "\n";
+  }
   out << "\nmetrics:\n";
-  for (const MetricSpec& m : scheduling_metric_specs()) {
+  for (const MetricSpec& m : simulation_metric_specs()) {
     out << "  " << std::left << std::setw(28) << m.name << ' ' << std::setw(3) << (m.unit.empty() ? "-" : m.unit)
         << ' ' << m.help << "\n";
   }

@@ -29,9 +29,12 @@ NodePowerRegistry::Entry meng(std::string name, std::string help, double idle, d
   };
   return {std::move(name),
           std::move(help),
-          {comm_fraction_param(), watts("node_idle_power_w", 1000, "idle node power (meng presets)"),
-           watts("node_comm_power_w", 2300, "node power while communicating (meng presets)"),
-           watts("node_compute_power_w", 3000, "node power while computing (meng presets)")},
+          {comm_fraction_param(),
+           watts("node_idle_power_w", 1000, "idle node power (meng presets; unset: the preset's, 1000 W)"),
+           watts("node_comm_power_w", 2300,
+                 "node power while communicating (meng presets; unset: the preset's, 2300 W p0 / 2000 W p1)"),
+           watts("node_compute_power_w", 3000,
+                 "node power while computing (meng presets; unset: the preset's, 3000 W p0 / 2500 W p1)")},
           make};
 }
 

@@ -8,7 +8,7 @@ namespace dcsweep {
 ParamSpec series_interval_param() {
   return {.name = "series_interval_s", .type = ParamType::real, .unit = "s", .default_value = 3600.0,
           .min = 0.0, .max = 1.0e9, .min_open = true,
-          .help = "width of the averaging interval of the time series (utilization, later power)"};
+          .help = "width of the averaging interval of the time series (utilization, power, inlet temperature)"};
 }
 
 SeriesSpec utilization_series_spec() {
