@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Speed and memory of `dcsweep simulate` on the largest shipped trace, on one core (taskset -c 0),
 # median of RUNS runs each, with the bare count-only EASY loop (bench/bare_easy.cpp) measured in
-# the same run as the baseline. Then in-process jobs/s for 10k, 100k and all jobs.
+# the same run as the baseline. Then in-process jobs/s for 10k, 100k and all jobs, and the thermal
+# model's cost (bench_thermal) with the peak memory of an intrepid run with it.
 # usage: bench/run.sh [RUNS]     (after .ci/build; writes nothing but stdout)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +31,7 @@ echo "== end to end, one core, median of $runs (reading the .gz included) =="
 measure baseline_bare_easy "$bin/bench/bare_easy" "$trace" 16 5544
 measure curie_easy_first_fit "$bin/dcsweep" simulate --trace "$trace" --scheduler easy --allocator first_fit
 measure curie_on_intrepid_easy_first_fit "$bin/dcsweep" simulate --trace "$trace" --platform intrepid \
-  --scale-to-platform --scheduler easy --allocator first_fit
+  --scale-to-platform --scheduler easy --allocator first_fit --node-power none  # scheduling only
 base=$(cat /tmp/dcsweep-bench-baseline_bare_easy)
 for case in curie_easy_first_fit curie_on_intrepid_easy_first_fit; do
   printf '%-44s %8.2f x baseline\n' "$case" "$(echo "$(cat /tmp/dcsweep-bench-$case) / $base" | bc -l)"
@@ -41,3 +42,11 @@ taskset -c 0 "$bin/bench/bench_engine" "$trace" --runs "$runs"
 echo
 echo "== in process: simulate() only, scaled onto intrepid =="
 taskset -c 0 "$bin/bench/bench_engine" "$trace" --platform intrepid --scale-to-platform --runs "$runs"
+echo
+echo "== thermal model in the loop, one core, median of $runs (issue 4; D built once beforehand) =="
+taskset -c 0 "$bin/bench/bench_thermal" "$trace" --platform intrepid --scale-to-platform --runs "$runs"
+taskset -c 0 "$bin/bench/bench_thermal" inputs/traces/KTH-SP2-1996-2.1-cln.swf --platform oxley4320 \
+  --scale-to-platform --jobs 10000 --runs "$runs"
+measure intrepid_thermal_end_to_end "$bin/dcsweep" simulate --trace "$trace" --platform intrepid --scale-to-platform
+measure intrepid_no_thermal_end_to_end "$bin/dcsweep" simulate --trace "$trace" --platform intrepid --scale-to-platform \
+  --node-power none
