@@ -68,18 +68,19 @@ int thermal_command(std::span<const std::string> args, std::ostream& out, std::o
   const HeatDistributionBuild heat = build_heat_distribution(platform, params, read_matrix_any);
   for (const std::string& warning : heat.warnings) err << "dcsweep: warning: " << warning << "\n";
   const std::vector<double> power = node_powers(vm, params, platform);
-  Eigen::VectorXd zone_power = Eigen::VectorXd::Zero(heat.d->size());
+  Eigen::VectorXd zone_power = Eigen::VectorXd::Zero(Eigen::Index(heat.zones->size()));
   double compute = 0;
   for (std::size_t n = 0; n < power.size(); ++n) {
     zone_power(Eigen::Index(n) / heat.zones->zone_nodes) += power[n];
     compute += power[n];
   }
-  const Eigen::VectorXd rise = heat.d->matrix() * zone_power;
+  const ThermalState state = thermal_state(heat, zone_power);
+  const Eigen::VectorXd& rise = state.rise_k;
   const double supply = params.real("supply_temp_c");
   auto cooling = cooling_registry().at(params.text("cooling")).make(
       {params, {}}, CoolingRoom{platform.room.crac_airflow_m3s * platform.room.cracs, params.real("air_density_kg_m3"),
                                 params.real("air_heat_capacity_j_kgk")});
-  cooling->update(0, {compute, rise.maxCoeff()});
+  cooling->update(0, {compute, rise.maxCoeff(), state.removed_heat_w});
   const double cooling_w = cooling->power_w();
   out << "{\"platform\": \"" << platform.name << "\", \"zones\": " << rise.size() << ", \"t_in_c\": [";
   for (Eigen::Index i = 0; i < rise.size(); ++i) out << (i ? ", " : "") << json(supply + rise(i));

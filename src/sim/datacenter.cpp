@@ -36,8 +36,9 @@ std::vector<ParamSpec> datacenter_params() {
   std::vector<ParamSpec> out{
       node_power_param(),
       {.name = "thermal_model", .type = ParamType::choice, .default_value = std::string("auto"),
-       .choices = {"auto", "none", "recirculation"},
-       .help = "auto: heat recirculation when the platform has a room; none: power only"},
+       .choices = {"auto", "none", "recirculation", "crac_node"},
+       .help = "auto: heat recirculation (D) when the platform has a room; crac_node: [P3]'s CRAC + node model; "
+               "none: power only"},
       {.name = "thermal_zone_nodes", .type = ParamType::integer, .default_value = std::int64_t{0}, .min = 0,
        .max = 1e7, .help = "consecutive nodes per thermal zone (0: the platform's own, e.g. 512 on intrepid)"},
       {.name = "heat_distribution", .type = ParamType::text, .default_value = std::string(),
@@ -81,7 +82,7 @@ std::vector<SeriesSpec> datacenter_series_specs() {
 
 std::string heat_distribution_key(const Platform& platform, const ParamSet& p) {
   std::string key = platform.name + '\x1f' + std::to_string(platform.node_count) + '\x1f' +
-                    std::to_string(zone_nodes_of(platform, p));
+                    std::to_string(zone_nodes_of(platform, p)) + '\x1f' + p.text("thermal_model");
   for (const char* name : {"heat_distribution", "recirculation", "room_seed", "recirculation_fraction",
                            "recirculation_rack_decay", "recirculation_height_gain", "recirculation_end_gain",
                            "recirculation_cross_row", "recirculation_far_row", "recirculation_noise",
@@ -103,6 +104,19 @@ HeatDistributionBuild build_heat_distribution(const Platform& platform, const Pa
   if (!d_file.empty() && !a_file.empty()) {
     throw InputError("give either heat_distribution (D) or recirculation (A), not both");
   }
+  if (p.text("thermal_model") == "crac_node") {
+    if (!d_file.empty() || !a_file.empty()) {
+      throw InputError("thermal_model crac_node uses generated influence indices; heat_distribution and recirculation "
+                       "files are for the recirculation model");
+    }
+    RngStream rng(StreamKey{static_cast<std::uint64_t>(p.integer("room_seed")), 0, 0}, StreamPurpose::room);
+    InfluenceIndices indices = generate_influence(*zones, platform.room.cracs, generator_of(platform, p), rng);
+    check_influence(indices, zones->size(), std::size_t(platform.room.cracs), "generated influence indices");
+    out.crac_node = std::make_shared<const CracNodeModel>(
+        std::move(indices), zones->airflow_m3s,
+        std::vector<double>(std::size_t(platform.room.cracs), platform.room.crac_airflow_m3s), air_of(p));
+    return out;
+  }
   Matrix d;
   if (!d_file.empty() || (a_file.empty() && !platform.heat_distribution.empty() && zone_nodes == platform.zone_nodes)) {
     const std::string& path = d_file.empty() ? platform.heat_distribution : d_file;
@@ -121,6 +135,14 @@ HeatDistributionBuild build_heat_distribution(const Platform& platform, const Pa
   }
   out.d = std::make_shared<const HeatDistribution>(std::move(d));
   return out;
+}
+
+ThermalState thermal_state(const HeatDistributionBuild& heat, const Eigen::VectorXd& zone_power_w) {
+  if (heat.crac_node) {
+    const auto solution = heat.crac_node->solve(zone_power_w, Eigen::VectorXd::Zero(heat.crac_node->cracs()));
+    return {solution.node_in_c, solution.removed_heat_w};  // outlets at 0 C: the rises themselves
+  }
+  return {heat.d->matrix() * zone_power_w, NAN};
 }
 
 bool thermal_enabled(const Scenario& s) {
@@ -199,7 +221,9 @@ DataCenterModel::DataCenterModel(const Scenario& s, NodePowerTable power, HeatDi
       type_run_end_[n] = last ? std::int32_t(n + 1) : type_run_end_[n + 1];
     }
   }
-  const std::int32_t zones = heat_.d ? std::int32_t(heat_.d->size()) : platform_.node_count;
+  const std::int32_t zones = heat_.d          ? std::int32_t(heat_.d->size())
+                             : heat_.crac_node ? std::int32_t(heat_.crac_node->zones())
+                                               : platform_.node_count;
   const std::int32_t zone_nodes = heat_.zones ? heat_.zones->zone_nodes : 1;
   zone_dp_.assign(std::size_t(zones), 0.0);
   is_touched_.assign(std::size_t(zones), 0);
@@ -207,7 +231,7 @@ DataCenterModel::DataCenterModel(const Scenario& s, NodePowerTable power, HeatDi
   for (std::int32_t n = 0; n < platform_.node_count; ++n) {
     const double idle = power_[platform_.node_type.empty() ? 0 : platform_.node_type[std::size_t(n)]].idle_w;
     compute_w_ += idle;
-    if (heat_.d) {
+    if (thermal()) {
       const auto z = std::size_t(n / zone_nodes);
       if (!is_touched_[z]) {
         is_touched_[z] = 1;
@@ -217,8 +241,9 @@ DataCenterModel::DataCenterModel(const Scenario& s, NodePowerTable power, HeatDi
     }
   }
   pending_ = true;
-  if (heat_.d) {
-    inlet_ = std::make_unique<InletRise>(heat_.d);
+  if (heat_.crac_node) zone_power_w_ = Eigen::VectorXd::Zero(zones);
+  if (heat_.d || heat_.crac_node) {
+    if (heat_.d) inlet_ = std::make_unique<InletRise>(heat_.d);
     double crac_flow = platform_.room.crac_airflow_m3s * platform_.room.cracs;
     cooling_ = cooling_registry().at(s.params.text("cooling")).make(
         {s.params, s.key}, CoolingRoom{crac_flow, s.params.real("air_density_kg_m3"),
@@ -243,7 +268,7 @@ void DataCenterModel::change(std::span<const NodeId> nodes, double sign) {
   // nodes [a, b), all of one type: the same power change over the whole run.
   auto add_run = [&](std::int32_t a, std::int32_t b, double dp) {
     compute_w_ += dp * (b - a);
-    if (!heat_.d) return;
+    if (!thermal()) return;
     if (zone_nodes == 1) {
       runs_.push_back({a, b, dp});  // node level: applied as is
       return;
@@ -285,8 +310,13 @@ void DataCenterModel::on_job_end(double, const Job&, std::span<const NodeId> nod
 void DataCenterModel::settle() {
   if (!pending_) return;
   pending_ = false;
-  if (!heat_.d) return;
-  for (const Run& run : runs_) inlet_->add(run.begin, run.end, run.dp);
+  if (!thermal()) return;
+  if (heat_.crac_node) {  // the powers change, then the system is solved again
+    for (const Run& run : runs_) zone_power_w_.segment(run.begin, run.end - run.begin).array() += run.dp;
+    for (const std::int32_t z : touched_) zone_power_w_(z) += zone_dp_[std::size_t(z)];
+  } else {
+    for (const Run& run : runs_) inlet_->add(run.begin, run.end, run.dp);
+  }
   runs_.clear();
   // Aggregated zones: runs of consecutive zones with the same change, one O(zones) update each.
   if (!std::is_sorted(touched_.begin(), touched_.end())) std::sort(touched_.begin(), touched_.end());
@@ -294,7 +324,7 @@ void DataCenterModel::settle() {
     std::size_t j = i + 1;
     const double dp = zone_dp_[std::size_t(touched_[i])];
     while (j < touched_.size() && touched_[j] == touched_[j - 1] + 1 && zone_dp_[std::size_t(touched_[j])] == dp) ++j;
-    inlet_->add(touched_[i], touched_[j - 1] + 1, dp);
+    if (inlet_) inlet_->add(touched_[i], touched_[j - 1] + 1, dp);
     i = j;
   }
   for (const std::int32_t z : touched_) {
@@ -302,7 +332,14 @@ void DataCenterModel::settle() {
     is_touched_[std::size_t(z)] = 0;
   }
   touched_.clear();
-  cooling_->update(last_s_, {compute_w_, inlet_->max()});
+  if (heat_.crac_node) {
+    const ThermalState state = thermal_state(heat_, zone_power_w_);
+    max_rise_k_ = state.rise_k.maxCoeff();
+    removed_heat_w_ = state.removed_heat_w;
+  } else {
+    max_rise_k_ = inlet_->max();
+  }
+  cooling_->update(last_s_, {compute_w_, max_rise_k_, removed_heat_w_});
 }
 
 void DataCenterModel::advance_to(double time_s) {
@@ -320,7 +357,7 @@ void DataCenterModel::advance_to(double time_s) {
     cooling_j_ += iv.energy_j;
     cooling_w = iv.energy_j / dt;
     peak_cooling_w_ = std::max(peak_cooling_w_, iv.peak_power_w);
-    inlet_c = iv.max_supply_c + inlet_->max();
+    inlet_c = iv.max_supply_c + max_rise_k_;
     max_inlet_c_ = std::max(max_inlet_c_, inlet_c);
     above_s_ += iv.time_above_s;
     supply_cs_ += iv.mean_supply_c * dt;

@@ -21,7 +21,8 @@ class SteadyController : public CoolingController {
     time_s_ = time_s;
     rise_ = in.max_rise_k;
     supply_c_ = follow_ ? std::max(redline_c_ - in.max_rise_k, min_c_) : base_c_;
-    power_w_ = in.compute_power_w / coefficient_of_performance(supply_c_);
+    const double heat = std::isnan(in.removed_heat_w) ? in.compute_power_w : in.removed_heat_w;
+    power_w_ = heat / coefficient_of_performance(supply_c_);
   }
 
   CoolingInterval advance(double time_s, double redline_c) override {

@@ -109,6 +109,12 @@ expect_error 2 "dcsweep: error: $tmp/p39.csv: 39 values; platform meng40 has 40 
 { head -5 "$tmp/p3000.csv"; echo -5; tail -34 "$tmp/p3000.csv"; } >"$tmp/pneg.csv"
 expect_error 2 "dcsweep: error: $tmp/pneg.csv: node 6 has negative power -5" thermal --platform meng40 --power-w "$tmp/pneg.csv"
 expect_error 2 "dcsweep: error: platform 'trace' needs a trace" thermal --platform trace
+# Oxley's CRAC + node model: isolated cold aisles keep the inlets cooler than open ones.
+"$bin" thermal --platform oxley1080 --thermal-model crac_node --uniform-power-w 200 >"$tmp/open.json" 2>"$tmp/err" &&
+  "$bin" thermal --platform oxley1080 --thermal-model crac_node --uniform-power-w 200 --aisle-containment 1 \
+    >"$tmp/isolated.json" 2>>"$tmp/err" &&
+  awk -v a="$(json_field t_in_max_c "$tmp/isolated.json")" -v b="$(json_field t_in_max_c "$tmp/open.json")" \
+    'BEGIN { exit !(a < b - 5) }' && ok || fail "crac_node isolated vs open: $(cat "$tmp/err")"
 # asu50's D (from SimWare) has negative entries: a warning, not an error.
 if "$bin" thermal --platform asu50 >"$tmp/asu.json" 2>"$tmp/err" && grep -q "warning: builtin:simware50_D.csv: 484 negative entries" "$tmp/err"; then
   ok

@@ -12,6 +12,7 @@
 #include "dcsweep/sim/datacenter.hpp"
 #include "dcsweep/sim/run.hpp"
 #include "dcsweep/thermal/cooling.hpp"
+#include "dcsweep/thermal/crac_node.hpp"
 #include "dcsweep/thermal/inlet_model.hpp"
 #include "dcsweep/thermal/recirculation.hpp"
 #include "scenario_builder.hpp"
@@ -215,6 +216,48 @@ TEST(Cooling, ThermostatWorkedByHand) {
   // High mode at T_sen = 34 C: falls (3000 - 5000) / 1000 = -2 K/s to 20 C at 14 s; switch at 16 s.
   EXPECT_NEAR(crac->supply_c(), 34 - 5000.0 / 2000, 1e-12);
   EXPECT_NEAR(crac->next_event_s(), 16, 1e-12);
+}
+
+TEST(CracNode, TwoNodesAndOneCracByHand) {
+  // Inlet shares: node 0 draws 0.2 from node 1 and 0.8 from the CRAC; node 1 draws 0.1 from node 0
+  // and 0.9 from the CRAC; the CRAC draws half from each node. Node powers give outlet rises q =
+  // (10, 20) K; the CRAC supplies 15 C:
+  //   T0 = 0.8 x 15 + 0.2 (T1 + 20),  T1 = 0.9 x 15 + 0.1 (T0 + 10)
+  //   => T0 = 18.9 / 0.98, T1 = 14.5 + 0.1 T0; TC_in = (T0 + 10 + T1 + 20) / 2.
+  InfluenceIndices a;
+  a.node.resize(2, 3);
+  std::vector<Eigen::Triplet<double>> t{{1, 0, 0.2}, {0, 1, 0.1}, {0, 2, 0.5}, {1, 2, 0.5}};
+  a.node.setFromTriplets(t.begin(), t.end());
+  a.crac = Matrix(1, 3);
+  a.crac << 0.8, 0.9, 0.0;
+  check_influence(a, 2, 1, "hand");
+  const AirProperties air;
+  const double rho_c = air.density_kg_m3 * air.heat_capacity_j_kgk;
+  const CracNodeModel model(a, {0.1, 0.2}, {0.5}, air);
+  const Eigen::Vector2d power(rho_c * 0.1 * 10, rho_c * 0.2 * 20);
+  const auto s = model.solve(power, Eigen::VectorXd::Constant(1, 15.0));
+  const double t0 = 18.9 / 0.98, t1 = 14.5 + 0.1 * t0, crac_in = (t0 + 10 + t1 + 20) / 2;
+  EXPECT_NEAR(s.node_in_c(0), t0, 1e-12);
+  EXPECT_NEAR(s.node_in_c(1), t1, 1e-12);
+  EXPECT_NEAR(s.crac_in_c(0), crac_in, 1e-12);
+  EXPECT_NEAR(s.removed_heat_w, rho_c * 0.5 * (crac_in - 15), 1e-8);
+  // Shares that do not sum to 1 are rejected.
+  a.crac(0, 0) = 0.7;
+  const std::string message = input_error([&] { check_influence(a, 2, 1, "bad"); });
+  EXPECT_EQ(message.rfind("bad: the shares of inlet 1 sum to 0.8999", 0), 0u) << message;
+}
+
+TEST(CracNode, IsolatedAislesRunCooler) {
+  ParamSet params(simulation_catalog());
+  params.set("thermal_model", std::string("crac_node"));
+  params.set("thermal_zone_nodes", std::int64_t{36});
+  const Platform room = preset("oxley1080", params);
+  const Eigen::VectorXd power = Eigen::VectorXd::Constant(30, 36 * 200.0);
+  const ThermalState open = thermal_state(build_heat_distribution(room, params), power);
+  params.set("aisle_containment", 1.0);
+  const ThermalState isolated = thermal_state(build_heat_distribution(room, params), power);
+  EXPECT_LT(isolated.rise_k.maxCoeff(), 0.5 * open.rise_k.maxCoeff());
+  EXPECT_GT(open.rise_k.minCoeff(), 0.0);
 }
 
 TEST(NodePower, PresetsByHand) {

@@ -7,6 +7,7 @@
 // Per job start or end the observer adds the nodes' power change to their zones; the changes of one
 // simulated time are applied together, as runs of consecutive zones (O(zones) each), then the
 // hottest inlet is found once (O(zones)) and the controller updated.
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <string>
@@ -16,6 +17,7 @@
 #include "dcsweep/sim/observer.hpp"
 #include "dcsweep/sim/simulation.hpp"
 #include "dcsweep/thermal/cooling.hpp"
+#include "dcsweep/thermal/crac_node.hpp"
 #include "dcsweep/thermal/inlet_model.hpp"
 #include "dcsweep/thermal/recirculation.hpp"
 
@@ -30,6 +32,7 @@ std::vector<SeriesSpec> datacenter_series_specs();
 /// files, else the platform's own matrix, else the generator. InputError when a file is bad.
 struct HeatDistributionBuild {
   std::shared_ptr<const HeatDistribution> d;
+  std::shared_ptr<const CracNodeModel> crac_node;  ///< thermal_model = crac_node instead of d
   std::shared_ptr<const ThermalZones> zones;
   std::vector<std::string> warnings;  ///< e.g. negative entries kept
 };
@@ -43,6 +46,14 @@ using HeatProvider = std::function<HeatDistributionBuild(const Platform&, const 
 
 /// Whether the scenario's parameters turn the thermal model on for its platform.
 bool thermal_enabled(const Scenario& scenario);
+
+/// Inlet rises over the supply (per zone), the largest, and the heat the CRACs remove, for zone
+/// powers: D P, or the CRAC+node model's steady state.
+struct ThermalState {
+  Eigen::VectorXd rise_k;
+  double removed_heat_w;
+};
+ThermalState thermal_state(const HeatDistributionBuild& heat, const Eigen::VectorXd& zone_power_w);
 
 class DataCenterModel final : public SimObserver {
  public:
@@ -59,6 +70,7 @@ class DataCenterModel final : public SimObserver {
 
  private:
   class Bins;
+  bool thermal() const { return heat_.d || heat_.crac_node; }
   void change(std::span<const NodeId> nodes, double sign);
   void touch(std::size_t zone, double dp);
   void settle();
@@ -69,6 +81,8 @@ class DataCenterModel final : public SimObserver {
   std::vector<std::int32_t> type_run_end_;  ///< mixed types: where each node's run of its type ends
   HeatDistributionBuild heat_;
   std::unique_ptr<InletRise> inlet_;
+  Eigen::VectorXd zone_power_w_;      ///< crac_node: the zones' powers (the model solves for them)
+  double max_rise_k_ = 0, removed_heat_w_ = NAN;
   std::unique_ptr<CoolingController> cooling_;
   double redline_c_;
   struct Run {

@@ -24,6 +24,9 @@ double coefficient_of_performance(double supply_c);
 struct CoolingInput {
   double compute_power_w = 0;
   double max_rise_k = 0;
+  /// Heat the CRACs remove (the CRAC+node model's rho C AFC (TC_in - TC_out)); NaN: the compute
+  /// power, as in the recirculation model.
+  double removed_heat_w = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// The cooling over an interval with no change in between.
