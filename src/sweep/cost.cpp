@@ -2,13 +2,16 @@
 
 #include <map>
 
+#include "dcsweep/sim/datacenter.hpp"
+
 namespace dcsweep {
 namespace {
 
 /// The parameters that change which jobs, and how large, a point simulates.
-constexpr const char* kWorkloadKeys[] = {"workload",   "trace",      "first_job",         "jobs",
-                                         "platform",   "size_scale", "scale_to_platform", "poisson_jobs",
-                                         "poisson_min_nodes", "poisson_max_nodes"};
+constexpr const char* kWorkloadKeys[] = {"workload",          "trace",         "first_job",         "jobs",
+                                         "platform",          "size_scale",    "scale_to_platform", "poisson_jobs",
+                                         "poisson_min_nodes", "poisson_max_nodes", "node_power",     "thermal_model",
+                                         "thermal_zone_nodes", "room_rows",    "room_racks_per_row", "room_nodes_per_rack"};
 
 std::string workload_key(const ParamSet& p) {
   std::string key;
@@ -16,10 +19,20 @@ std::string workload_key(const ParamSet& p) {
   return key;
 }
 
-double workload_cost(const Workload& w, const CostModel& model) {
+double workload_cost(const Scenario& s, const CostModel& model) {
+  const Workload& w = s.workload;
   double node_count = 0;
   for (const Job& job : w.jobs) node_count += job.nodes;
-  return model.per_job_s * static_cast<double>(w.jobs.size()) + model.per_node_s * node_count;
+  double cost = model.per_job_s * static_cast<double>(w.jobs.size()) + model.per_node_s * node_count;
+  if (thermal_enabled(s) && make_node_power(s.params, s.platform, s.key)) {
+    const auto zone_nodes = s.params.integer("thermal_zone_nodes") > 0 ? s.params.integer("thermal_zone_nodes")
+                                                                       : std::int64_t{s.platform.zone_nodes};
+    const double zones = double(s.platform.node_count) / double(zone_nodes);
+    const double per_job_zone =
+        s.params.text("thermal_model") == "crac_node" ? model.per_job_zone_crac_node_s : model.per_job_zone_s;
+    cost += per_job_zone * static_cast<double>(w.jobs.size()) * zones;
+  }
+  return cost;
 }
 
 }  // namespace
@@ -42,7 +55,7 @@ std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, 
     const auto [it, added] = by_workload.try_emplace(workload_key(p), by_workload.size(), -1.0);
     auto& [order, cost] = it->second;
     if (order % parts != part) continue;
-    if (added) cost = workload_cost(make_scenario(p, i, grid.replicate(i), loader).workload, model);
+    if (added) cost = workload_cost(make_scenario(p, i, grid.replicate(i), loader), model);
     costs[i] = cost;
   }
   return costs;

@@ -109,6 +109,18 @@ expect_error 2 "dcsweep: error: $tmp/p39.csv: 39 values; platform meng40 has 40 
 { head -5 "$tmp/p3000.csv"; echo -5; tail -34 "$tmp/p3000.csv"; } >"$tmp/pneg.csv"
 expect_error 2 "dcsweep: error: $tmp/pneg.csv: node 6 has negative power -5" thermal --platform meng40 --power-w "$tmp/pneg.csv"
 expect_error 2 "dcsweep: error: platform 'trace' needs a trace" thermal --platform trace
+# Matrices in HDF5 files: a dataset "D" (or a named one), as written by h5py.
+/usr/bin/python3 - "$tmp/room.h5" <<'PY'
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "w") as f:
+    f["D"] = np.full((40, 40), 1e-4)
+    f["rooms/A"] = np.zeros((40, 40))
+    f["bad"] = np.zeros(40)
+PY
+expect_thermal t_in_max_c 19 1e-9 --platform meng40 --heat-distribution "$tmp/room.h5"
+expect_thermal t_in_max_c 15 1e-9 --platform meng40 --recirculation "$tmp/room.h5:/rooms/A"
+expect_error 2 "dcsweep: error: $tmp/room.h5: dataset 'bad' is not 2-D" thermal --platform meng40 --heat-distribution "$tmp/room.h5:bad"
+expect_error 2 "dcsweep: error: $tmp/room.h5: no dataset 'nope'" thermal --platform meng40 --heat-distribution "$tmp/room.h5:nope"
 # Oxley's CRAC + node model: isolated cold aisles keep the inlets cooler than open ones.
 "$bin" thermal --platform oxley1080 --thermal-model crac_node --uniform-power-w 200 >"$tmp/open.json" 2>"$tmp/err" &&
   "$bin" thermal --platform oxley1080 --thermal-model crac_node --uniform-power-w 200 --aisle-containment 1 \

@@ -1,7 +1,8 @@
 #pragma once
 // A-priori cost of each sweep point, used to hand out the most expensive points first and by
 // `dcsweep validate`. The model is linear in the jobs simulated and the node ids handed out,
-// calibrated on the CEA-Curie benchmark (README, Performance): seconds on one core.
+// plus jobs x thermal zones when the physics is on, calibrated on the benchmarks (README,
+// Performance): seconds on one core. It does not see how long queues grow (arrival scaling).
 #include <vector>
 
 #include "dcsweep/sim/scenario.hpp"
@@ -12,6 +13,8 @@ namespace dcsweep {
 struct CostModel {
   double per_job_s = 4.3e-7;   ///< event handling, queue and metrics per job
   double per_node_s = 3.2e-9;  ///< allocation and release per node of a job
+  double per_job_zone_s = 5e-10;             ///< recirculation model: O(zones) per start and end
+  double per_job_zone_crac_node_s = 1e-6;    ///< CRAC+node model: a sparse solve per change
 };
 
 /// Estimated seconds per flat point. Builds each distinct workload once (so a missing trace or
