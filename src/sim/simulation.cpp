@@ -82,9 +82,12 @@ class Engine final : public SchedulingContext {
 
   /// Processes everything at the next event time; false when nothing is left.
   bool step() {
+    // Observers' own times (a thermostat's mode switches) matter only while jobs remain: once the
+    // last job has ended the run is over, whatever they would do next.
+    const double jobs_s = std::min(ends_.next_time(), next_arrival_s());
+    if (std::isinf(jobs_s)) return false;
     const double observer_s = next_observer_s();
-    const double t = std::min({ends_.next_time(), next_arrival_s(), observer_s});
-    if (std::isinf(t)) return false;
+    const double t = std::min(jobs_s, observer_s);
     now_ = t;
     for (SimObserver* observer : observers_) observer->advance_to(t);
     while (!ends_.empty() && ends_.next_time() == t) finish(ends_.pop().payload);

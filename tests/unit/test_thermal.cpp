@@ -334,3 +334,36 @@ TEST(DataCenterModel, EnergiesOfATinyRunByHand) {
 
 }  // namespace
 }  // namespace dcsweep
+
+namespace dcsweep {
+namespace {
+
+TEST(DataCenterModel, ThermostatRunsEndWithTheLastJob) {
+  // The two-mode CRAC oscillates forever on its own; the run must still end with its last job,
+  // and the thermostat's own events must have happened in between.
+  Scenario s = test::scenario(4, "fcfs", {{1, 0, 4, 5000}, {2, 6000, 2, 3000}});
+  s.params.set("cooling", std::string("thermostat"));
+  s.params.set("crac_low_extract_w", 2000.0);
+  s.params.set("crac_high_extract_w", 20000.0);
+  s.params.set("room_air_volume_m3", 5.0);  // a small room: frequent switches
+  s.params.set("thermostat_delta_c", 5.0);
+  s.platform.room = {1, 1, 4, 1, 1.0};
+  s.platform.power_preset = "meng_p0";
+  HeatDistributionBuild heat;
+  heat.zones = std::make_shared<ThermalZones>(thermal_zones(s.platform, 1));
+  heat.d = std::make_shared<const HeatDistribution>(Matrix::Constant(4, 4, 1e-4));
+  DataCenterModel model(s, *make_node_power(s.params, s.platform, s.key), heat);
+  SimObserver* observers[] = {&model};
+  const SimulationResult r = simulate(s, observers);
+  EXPECT_DOUBLE_EQ(r.report.value("makespan_s"), 9000);
+  const double energy = r.report.value("cooling_energy_j"), peak = r.report.value("max_cooling_power_w");
+  EXPECT_TRUE(std::isfinite(energy));
+  // Low mode alone would draw about 2000^2 / (r_ac T) ~ 1.4 kW; high mode about 100 times that.
+  // A peak near the high mode's shows that the mode switched.
+  const double r_ac = 1.19 * 1005 * 1.0;
+  EXPECT_GT(peak, 0.5 * 20000.0 * 20000.0 / (r_ac * (40 + 273.15)));
+  EXPECT_GT(energy, 9000 * 2000.0 * 2000.0 / (r_ac * (60 + 273.15)));
+}
+
+}  // namespace
+}  // namespace dcsweep

@@ -8,6 +8,7 @@
 //   3. every arrival at t, in (submit time, job id) order;
 //   4. observers whose own timer is due at t;
 //   5. the scheduler runs once.
+// The run ends with the last job event: observers' own times after it are not processed.
 #include <span>
 #include <vector>
 
