@@ -49,8 +49,10 @@ class Determinism(unittest.TestCase):
             self.assertTrue(np.isfinite(wait[0, 1, 0, 0, :]).all())
             self.assertEqual(wait[0, 1, 0, 0, 0], wait[0, 1, 0, 0, 1])  # first_fit, trace: deterministic
             self.assertNotEqual(wait[0, 1, 0, 1, 0], wait[0, 1, 0, 1, 1])  # Poisson replicates differ
-            # (which nodes the random allocator picks leaves these metrics unchanged until the
-            # thermal model exists; its stream is checked in the unit tests)
+            # Which nodes the random allocator picks changes the inlet temperatures on meng40.
+            cooling = f["cooling_energy_j"][()]
+            self.assertEqual(cooling[0, 1, 0, 0, 0], cooling[0, 1, 0, 0, 1])  # first fit: same nodes
+            self.assertNotEqual(cooling[1, 1, 0, 0, 0], cooling[1, 1, 0, 0, 1])  # random: other nodes
 
     def test_failed_points_recorded(self):
         proc = self.procs[2]
