@@ -8,21 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "bench_util.hpp"
 #include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/sim/scenario.hpp"
-
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   using namespace dcsweep;
@@ -31,17 +19,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   ParamSet params(simulation_catalog());
-  params.set("trace", std::string(argv[1]));
-  int runs = 5;
-  for (int i = 2; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--platform" && i + 1 < argc) params.set("platform", std::string(argv[++i]));
-    if (arg == "--scale-to-platform") params.set("scale_to_platform", true);
-    if (arg == "--runs" && i + 1 < argc) runs = std::stoi(argv[++i]);
-  }
+  const int runs = bench::parse_trace_args(argc, argv, params);
   const auto t0 = std::chrono::steady_clock::now();
   const auto trace = std::make_shared<const SwfTrace>(read_swf(argv[1]));
-  std::printf("load (decompress + parse) %zu records: %.3f s\n", trace->records.size(), seconds_since(t0));
+  std::printf("load (decompress + parse) %zu records: %.3f s\n", trace->records.size(), bench::seconds_since(t0));
   const TraceLoader cached = [&](const std::string&) { return trace; };
   std::printf("%10s %10s %12s %14s\n", "records", "simulated", "median_s", "jobs_per_s");
   for (const std::int64_t n : {std::int64_t{10000}, std::int64_t{100000}, std::int64_t{0}}) {
@@ -51,9 +32,9 @@ int main(int argc, char** argv) {
     for (int r = 0; r < runs; ++r) {
       const auto start = std::chrono::steady_clock::now();
       const SimulationResult result = simulate(s);
-      times.push_back(seconds_since(start));
+      times.push_back(bench::seconds_since(start));
     }
-    const double m = median(times);
+    const double m = bench::median(times);
     std::printf("%10s %10zu %12.4f %14.0f\n", n ? std::to_string(n).c_str() : "all", s.workload.jobs.size(), m,
                 double(s.workload.jobs.size()) / m);
   }

@@ -8,22 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "bench_util.hpp"
 #include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/sim/run.hpp"
 #include "dcsweep/sim/scenario.hpp"
 
-namespace {
-
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   using namespace dcsweep;
@@ -32,15 +22,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   ParamSet params(simulation_catalog());
-  params.set("trace", std::string(argv[1]));
-  int runs = 5;
-  for (int i = 2; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--platform" && i + 1 < argc) params.set("platform", std::string(argv[++i]));
-    if (arg == "--scale-to-platform") params.set("scale_to_platform", true);
-    if (arg == "--jobs" && i + 1 < argc) params.set("jobs", std::int64_t{std::stoll(argv[++i])});
-    if (arg == "--runs" && i + 1 < argc) runs = std::stoi(argv[++i]);
-  }
+  const int runs = bench::parse_trace_args(argc, argv, params);
   const auto trace = std::make_shared<const SwfTrace>(read_swf(argv[1]));
   const TraceLoader cached = [&](const std::string&) { return trace; };
   const Scenario with = make_scenario(params, 0, 0, cached);
@@ -49,7 +31,7 @@ int main(int argc, char** argv) {
   for (int r = 0; r < std::min(runs, 3); ++r) {
     const auto t0 = Clock::now();
     room = build_heat_distribution(with.platform, with.params);
-    build_s.push_back(seconds_since(t0));
+    build_s.push_back(bench::seconds_since(t0));
   }
   const HeatProvider heat = [&](const Platform&, const ParamSet&) { return room; };
   ParamSet off = params;
@@ -60,14 +42,14 @@ int main(int argc, char** argv) {
   for (int r = 0; r < runs; ++r) {
     auto t0 = Clock::now();
     cooling = run_simulation(with, heat).report.value("cooling_energy_j");
-    on_s.push_back(seconds_since(t0));
+    on_s.push_back(bench::seconds_since(t0));
     t0 = Clock::now();
     run_simulation(without).report.value("makespan_s");
-    off_s.push_back(seconds_since(t0));
+    off_s.push_back(bench::seconds_since(t0));
   }
   std::printf("%s, %zu jobs, %td thermal zones: build D %.3f s; simulate %.3f s with the physics, %.3f s without: "
               "%.2f x (cooling %.4g J)\n",
-              with.platform.name.c_str(), with.workload.jobs.size(), std::ptrdiff_t(room.d->size()), median(build_s),
-              median(on_s), median(off_s), median(on_s) / median(off_s), cooling);
+              with.platform.name.c_str(), with.workload.jobs.size(), std::ptrdiff_t(room.d->size()), bench::median(build_s),
+              bench::median(on_s), bench::median(off_s), bench::median(on_s) / bench::median(off_s), cooling);
   return 0;
 }

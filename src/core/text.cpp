@@ -3,8 +3,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <fstream>
 #include <numeric>
+#include <sstream>
 #include <vector>
+
+#include "dcsweep/core/error.hpp"
 
 namespace dcsweep {
 
@@ -51,6 +55,14 @@ std::string format_number(double value) {
   char buffer[32];
   const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
   return std::string(buffer, result.ptr);
+}
+
+std::string read_text_file(const std::string& path, std::string_view what) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw InputError(path + ": cannot open" + (what.empty() ? "" : " " + std::string(what)));
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
 }
 
 }  // namespace dcsweep

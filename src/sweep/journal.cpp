@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "dcsweep/core/error.hpp"
+#include "dcsweep/core/text.hpp"
 
 namespace dcsweep {
 namespace {
@@ -77,11 +78,7 @@ std::string system_error(const std::string& path, const std::string& what) {
 std::string journal_path(const std::string& output) { return output + ".journal"; }
 
 JournalContents read_journal(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw InputError(path + ": cannot read the journal");
-  std::ostringstream buffer;
-  buffer << file.rdbuf();
-  const std::string bytes = buffer.str();
+  const std::string bytes = read_text_file(path, "the journal");
   std::string_view in = bytes;
   const std::string_view magic(kMagic, sizeof kMagic - 1);
   std::string_view payload;

@@ -359,13 +359,7 @@ std::vector<std::string> spec_differences(const SweepSpec& was, const SweepSpec&
   return out;
 }
 
-std::string read_spec_text(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw InputError(path + ": cannot open the spec");
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
+std::string read_spec_text(const std::string& path) { return read_text_file(path, "the spec"); }
 
 SweepSpec read_spec(const std::string& path, const ParamCatalog& catalog) {
   return parse_spec(read_spec_text(path), path, catalog);

@@ -2,10 +2,10 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 #include "dcsweep/core/error.hpp"
+#include "dcsweep/core/text.hpp"
 
 namespace dcsweep {
 namespace {
@@ -113,14 +113,6 @@ Matrix parse_market(std::string_view text, const std::string& name) {
   return m;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw InputError(path + ": cannot open");
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
 }  // namespace
 
 Matrix parse_matrix(std::string_view text, const std::string& name) {
@@ -134,11 +126,11 @@ Matrix read_matrix_file(const std::string& path) {
     if (text.empty()) throw InputError(path + ": no such builtin matrix");
     return parse_matrix(text, path);
   }
-  return parse_matrix(read_file(path), path);
+  return parse_matrix(read_text_file(path), path);
 }
 
 std::vector<double> read_vector_file(const std::string& path) {
-  const std::string text = read_file(path);
+  const std::string text = read_text_file(path);
   std::vector<double> out;
   const auto lines = lines_of(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {

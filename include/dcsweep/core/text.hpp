@@ -18,4 +18,7 @@ std::string join(std::span<const std::string> items, std::string_view separator 
 /// Shortest text that reads back as the same double ("0.1", "1e+30", "nan", "inf").
 std::string format_number(double value);
 
+/// A whole file's bytes; InputError "PATH: cannot open WHAT" (WHAT may be empty).
+std::string read_text_file(const std::string& path, std::string_view what = {});
+
 }  // namespace dcsweep

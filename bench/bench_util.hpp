@@ -1,0 +1,35 @@
+#pragma once
+// What the in-process benchmarks share: timing, medians, and the trace options they take.
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "dcsweep/core/params.hpp"
+
+namespace dcsweep::bench {
+
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+/// TRACE [--platform NAME] [--scale-to-platform] [--jobs N] [--runs R] into `params`; returns R.
+inline int parse_trace_args(int argc, char** argv, ParamSet& params) {
+  params.set("trace", std::string(argv[1]));
+  int runs = 5;
+  for (int i = 2; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--platform" && i + 1 < argc) params.set("platform", std::string(argv[++i]));
+    if (arg == "--scale-to-platform") params.set("scale_to_platform", true);
+    if (arg == "--jobs" && i + 1 < argc) params.set("jobs", std::int64_t{std::stoll(argv[++i])});
+    if (arg == "--runs" && i + 1 < argc) runs = std::stoi(argv[++i]);
+  }
+  return runs;
+}
+
+}  // namespace dcsweep::bench
