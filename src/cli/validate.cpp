@@ -9,6 +9,7 @@
 #include "dcsweep/core/text.hpp"
 #include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/sweep/cost.hpp"
+#include "dcsweep/sweep/inputs.hpp"
 
 namespace dcsweep::cli {
 namespace {
@@ -54,7 +55,7 @@ int validate_command(std::span<const std::string> args, std::ostream& out) {
   if (args.size() > 1) throw InputError("validate: unexpected argument '" + args[1] + "'");
   const SweepSpec spec = read_spec(args.front(), simulation_catalog());
   const Grid grid(spec, simulation_catalog());
-  const std::vector<double> costs = estimate_costs(grid, caching_trace_loader());
+  const std::vector<double> costs = estimate_costs(grid, caching_trace_loader(), {}, 0, 1, caching_heat_provider());
   const double total = std::accumulate(costs.begin(), costs.end(), 0.0);
   const double longest = costs.empty() ? 0.0 : *std::max_element(costs.begin(), costs.end());
   out << "spec: " << spec.path;

@@ -46,8 +46,25 @@ TraceLoader caching_trace_loader() {
   };
 }
 
+namespace {
+
+/// Builds (and so checks) each distinct room of the grid numbered `part` modulo `parts`, so that
+/// a bad matrix file is an input error before anything runs. The provider caches what it built.
+void check_rooms(const Grid& grid, const HeatProvider& heat, std::size_t part, std::size_t parts) {
+  std::map<std::string, std::size_t> seen;
+  for (std::uint64_t i = 0; i < grid.size(); ++i) {
+    const ParamSet p = grid.params(i);
+    if (p.text("platform") == "trace" || p.text("thermal_model") == "none" || p.text("node_power") == "none") continue;
+    const Platform platform = *platform_registry().at(p.text("platform")).make({p, {}}, TraceHint{});
+    const auto [it, added] = seen.try_emplace(heat_distribution_key(platform, p), seen.size());
+    if (added && it->second % parts == part) heat(platform, p);
+  }
+}
+
+}  // namespace
+
 std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, const CostModel& model,
-                                   std::size_t part, std::size_t parts) {
+                                   std::size_t part, std::size_t parts, const HeatProvider& heat) {
   std::map<std::string, std::pair<std::size_t, double>> by_workload;  // key -> (order of appearance, cost)
   std::vector<double> costs(grid.size(), -1.0);
   for (std::uint64_t i = 0; i < grid.size(); ++i) {
@@ -58,6 +75,7 @@ std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, 
     if (added) cost = workload_cost(make_scenario(p, i, grid.replicate(i), loader), model);
     costs[i] = cost;
   }
+  if (heat) check_rooms(grid, heat, part, parts);
   return costs;
 }
 

@@ -132,7 +132,8 @@ class SweepRun {
   bool estimate_costs_together(std::string& message) {
     int failed_rank = size_;
     try {
-      costs_ = estimate_costs(*grid_, loader_, {}, static_cast<std::size_t>(rank_), static_cast<std::size_t>(size_));
+      costs_ = estimate_costs(*grid_, loader_, {}, static_cast<std::size_t>(rank_), static_cast<std::size_t>(size_),
+                              heat_);
     } catch (const InputError& e) {
       message = e.what();
       failed_rank = rank_;

@@ -75,6 +75,8 @@ class BadInput(RunTestCase):
             ("[sweep]\nreplicates = 0\n", "bad.toml:2: [sweep] replicates: expected an integer >= 1"),
             ("[[zip]]\nname = \"platform\"\ngamma = [1.0]\n", "[[zip]] name: 'platform' is a parameter name"),
             ("[base]\ntrace = \"inputs/traces/none.swf\"\n", "inputs/traces/none.swf: cannot open"),
+            ("[base]\nplatform = \"meng40\"\nworkload = \"poisson\"\n[axes]\nheat_distribution = [\"builtin:meng40_D.mtx\", "
+             "\"inputs/nope.csv\"]\n", "inputs/nope.csv: cannot open"),
         ]
         for text, message in cases:
             with self.subTest(message=message):

@@ -5,6 +5,7 @@
 // Performance): seconds on one core. It does not see how long queues grow (arrival scaling).
 #include <vector>
 
+#include "dcsweep/sim/datacenter.hpp"
 #include "dcsweep/sim/scenario.hpp"
 #include "dcsweep/sweep/grid.hpp"
 
@@ -21,8 +22,10 @@ struct CostModel {
 /// an impossible platform is an InputError here, before anything runs). With `parts` > 1 only the
 /// distinct workloads numbered `part` modulo `parts` (in order of first appearance) are built and
 /// the other points are -1: the ranks of a sweep share the estimate and combine it with a max.
+/// With `heat`, each distinct room (its share of them) is also built through it, so that a bad
+/// heat_distribution or recirculation file is reported here, and the built D is cached for later.
 std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, const CostModel& model = {},
-                                   std::size_t part = 0, std::size_t parts = 1);
+                                   std::size_t part = 0, std::size_t parts = 1, const HeatProvider& heat = {});
 
 /// A loader that parses each trace path once.
 TraceLoader caching_trace_loader();
