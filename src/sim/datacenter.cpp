@@ -231,14 +231,7 @@ DataCenterModel::DataCenterModel(const Scenario& s, NodePowerTable power, HeatDi
   for (std::int32_t n = 0; n < platform_.node_count; ++n) {
     const double idle = power_[platform_.node_type.empty() ? 0 : platform_.node_type[std::size_t(n)]].idle_w;
     compute_w_ += idle;
-    if (thermal()) {
-      const auto z = std::size_t(n / zone_nodes);
-      if (!is_touched_[z]) {
-        is_touched_[z] = 1;
-        touched_.push_back(std::int32_t(z));
-      }
-      zone_dp_[z] += idle;
-    }
+    if (thermal()) touch(std::size_t(n / zone_nodes), idle);
   }
   pending_ = true;
   if (heat_.crac_node) zone_power_w_ = Eigen::VectorXd::Zero(zones);
@@ -318,14 +311,9 @@ void DataCenterModel::settle() {
     for (const Run& run : runs_) inlet_->add(run.begin, run.end, run.dp);
   }
   runs_.clear();
-  // Aggregated zones: runs of consecutive zones with the same change, one O(zones) update each.
-  if (!std::is_sorted(touched_.begin(), touched_.end())) std::sort(touched_.begin(), touched_.end());
-  for (std::size_t i = 0; i < touched_.size();) {
-    std::size_t j = i + 1;
-    const double dp = zone_dp_[std::size_t(touched_[i])];
-    while (j < touched_.size() && touched_[j] == touched_[j - 1] + 1 && zone_dp_[std::size_t(touched_[j])] == dp) ++j;
-    if (inlet_) inlet_->add(touched_[i], touched_[j - 1] + 1, dp);
-    i = j;
+  // Aggregated zones: InletRise merges the boundaries of neighbouring zones with the same change.
+  if (inlet_) {
+    for (const std::int32_t z : touched_) inlet_->add(z, z + 1, zone_dp_[std::size_t(z)]);
   }
   for (const std::int32_t z : touched_) {
     zone_dp_[std::size_t(z)] = 0;
