@@ -4,6 +4,8 @@
       sum of point times / (2 x time from spec to file)
   (c) `dcsweep plan` on the result files: predicted makespan for 64, 1024, 4096 ranks vs the bound
   (d) the final write of 100,000 points x 20 metrics (bench_writer)
+  (e) 100,352 points of ~50 us: time from spec to file and the engine's overhead per point,
+      (2 x time from spec to file - sum of point times) / points, in core-microseconds
 Each figure is the median of RUNS runs. "Time from spec to file" is what dcsweep reports (after
 MPI_Init, until the file is closed); the mpirun wall time, launch included, is shown beside it.
 usage: /usr/bin/python3 bench/sweep.py [RUNS]   (after .ci/build, from anywhere)
@@ -64,6 +66,11 @@ def main():
                                  os.path.join(tmp, "writer.h5"), "--runs", str(RUNS)], env=ENV,
                                 capture_output=True, text=True, check=True)
         print(f"(d) {writer.stdout.strip()}   [limit 2 s]")
+        e, p, l, r, file_e = measure("cheap100k", "bench/specs/cheap100k.toml", tmp)
+        with h5py.File(file_e, "r") as f:
+            n = f["points/status"].shape[0]
+        print(f"(e) {n} x ~{1e6 * p / n:.0f} us points: {e:.3f} s from spec to file, sum of point times {p:.3f} s: "
+              f"{r:.3f} x (sum / 2), overhead {1e6 * (2 * e - p) / n:.1f} core-us per point   [mpirun wall {l:.2f} s]")
 
 
 if __name__ == "__main__":

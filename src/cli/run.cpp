@@ -46,7 +46,7 @@ class MpiSession {
 };
 
 constexpr const char* kUsage =
-    "usage: dcsweep run SPEC.toml -o OUT.h5 [--resume] [--quiet]\n"
+    "usage: dcsweep run SPEC.toml -o OUT.h5 [--resume] [--quiet] [--stall-warning-s S] [--lock-wait-s S]\n"
     "Runs every point of a sweep; under mpirun or srun the ranks share the grid.\n\n";
 
 }  // namespace
@@ -55,7 +55,12 @@ int run_command(std::span<const std::string> args, std::ostream& out, std::ostre
   po::options_description options("Options");
   options.add_options()("output,o", po::value<std::string>()->value_name("OUT.h5"), "the result file (HDF5)")(
       "resume", po::bool_switch(), "finish an interrupted run from its journal (or start it if there is none)")(
-      "quiet,q", po::bool_switch(), "no progress lines on stderr")("help,h", "this help");
+      "quiet,q", po::bool_switch(), "no progress lines on stderr")(
+      "stall-warning-s", po::value<double>()->default_value(900)->value_name("S"),
+      "warn, naming what each rank holds, when no point has finished for S seconds (0: never)")(
+      "lock-wait-s", po::value<double>()->default_value(0)->value_name("S"),
+      "if another run holds OUT.h5, wait up to S seconds for it to end (default: refuse at once)")(
+      "help,h", "this help");
   RunOptions run;
   try {
     const po::variables_map vm = parse_options(args, options, "run", true);
@@ -66,8 +71,12 @@ int run_command(std::span<const std::string> args, std::ostream& out, std::ostre
     const std::vector<std::string> specs = positionals(vm);
     if (specs.size() != 1) throw InputError("run: expected one SPEC.toml (usage: dcsweep run SPEC.toml -o OUT.h5)");
     if (!vm.count("output")) throw InputError("run: missing -o OUT.h5 (where the results go)");
+    const double stall_s = vm["stall-warning-s"].as<double>();
+    if (!(stall_s >= 0)) throw InputError("run: --stall-warning-s must be >= 0 (0: never warn)");
+    const double lock_wait_s = vm["lock-wait-s"].as<double>();
+    if (!(lock_wait_s >= 0)) throw InputError("run: --lock-wait-s must be >= 0");
     run = {specs.front(), vm["output"].as<std::string>(), vm["resume"].as<bool>(), vm["quiet"].as<bool>(),
-           DCSWEEP_VERSION, DCSWEEP_GIT_COMMIT};
+           stall_s, lock_wait_s, DCSWEEP_VERSION, DCSWEEP_GIT_COMMIT};
   } catch (const InputError& e) {
     if (launcher_rank() == 0) err << "dcsweep: error: " << e.what() << "\n";
     return kExitBadInput;

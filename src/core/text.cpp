@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <ctime>
 #include <fstream>
 #include <numeric>
 #include <sstream>
@@ -63,6 +64,15 @@ std::string read_text_file(const std::string& path, std::string_view what) {
   std::ostringstream text;
   text << file.rdbuf();
   return text.str();
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
 }
 
 }  // namespace dcsweep

@@ -473,14 +473,16 @@ int write_results(const std::string& path, MPI_Comm comm, const FileLayout& layo
       }
     }
     create_result_file(path, layout, provenance, totals, costs);
+    mpi::SendQueue sends;  // every block in flight at once; the ranks receive them in any order
     for (int r = 1; r < size; ++r) {
       const WriteBlock& b = blocks[static_cast<std::size_t>(r)];
       std::string bytes;
       bytes.append(reinterpret_cast<const char*>(&failures), sizeof failures);
       bytes.append(reinterpret_cast<const char*>(bases[std::size_t(r)].data()), series_count * sizeof(std::uint64_t));
       for (std::uint64_t i = b.begin; i < b.end; ++i) encode(all[i], bytes);
-      mpi::send_bytes(bytes, r, mpi::kBlock, comm);
+      sends.post(std::move(bytes), r, mpi::kBlock, comm);
     }
+    sends.wait_all();
     mine.series_base = bases[0];
     block = all.subspan(mine.begin, mine.end - mine.begin);
   } else {

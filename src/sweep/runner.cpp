@@ -24,8 +24,10 @@
 #include "dcsweep/sweep/distribution.hpp"
 #include "dcsweep/sweep/inputs.hpp"
 #include "dcsweep/sweep/journal.hpp"
+#include "dcsweep/sweep/liveness.hpp"
 #include "dcsweep/sweep/progress.hpp"
 #include "dcsweep/sweep/result_file.hpp"
+#include "dcsweep/sweep/run_lock.hpp"
 #include "mpi_messages.hpp"
 
 namespace dcsweep {
@@ -55,15 +57,6 @@ std::vector<std::uint64_t> decode_chunk(const std::string& bytes) {
   return chunk;
 }
 
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
-
 // ---- the sweep ----
 
 class SweepRun {
@@ -75,6 +68,15 @@ class SweepRun {
   }
 
   int run() {
+    const int code = run_to_end();
+    // Flushed before MPI_Finalize: under mpirun, what a rank prints after it may be lost.
+    out_.flush();
+    err_.flush();
+    return code;
+  }
+
+ private:
+  int run_to_end() {
     start_ = Clock::now();
     const int verdict = setup();
     if (verdict == kBadInput) return 2;
@@ -83,7 +85,6 @@ class SweepRun {
     return write();
   }
 
- private:
   // -- setup: every rank ends with the same verdict --
 
   int setup() {
@@ -155,16 +156,18 @@ class SweepRun {
     return true;
   }
 
-  /// Rank 0, before anything is read: a second run on the same output is refused.
-  void check_output_free() const {
+  /// Rank 0, before anything is read: a run going on, or a second run on a finished or
+  /// interrupted output (without --resume), is refused. The lock is held until the file is complete.
+  void check_output_free() {
     const std::string& output = options_.output;
+    const fs::path parent = fs::absolute(output).parent_path();
+    if (!fs::is_directory(parent)) throw InputError(output + ": directory " + parent.string() + " does not exist");
+    lock_.emplace(RunLock::acquire(output, options_.lock_wait_s, err_));
     const bool have_output = fs::exists(output), have_journal = fs::exists(journal_path(output));
     if (!options_.resume && (have_output || have_journal)) {
       throw InputError(output + ": already exists" + (have_journal ? " (an unfinished run: its journal is there)" : "") +
                        "; use --resume to finish it, or choose another -o");
     }
-    const fs::path parent = fs::absolute(output).parent_path();
-    if (!fs::is_directory(parent)) throw InputError(output + ": directory " + parent.string() + " does not exist");
   }
 
   int fail_setup(const std::string& message) {
@@ -258,6 +261,43 @@ class SweepRun {
 
   // -- run: rank 0 coordinates and computes --
 
+  /// What rank 0's worker thread shares with the serving thread (which alone calls MPI).
+  struct LocalWorker {
+    std::mutex mutex;                   // guards the planner and `delivered`
+    std::vector<PointResult> delivered;
+    std::exception_ptr failure;
+    std::atomic<bool> done = false;
+    std::atomic<std::uint64_t> point = kNoPoint;  // the point it is on, for the liveness report
+    std::atomic<double> since_s = 0;
+    static constexpr std::uint64_t kNoPoint = ~std::uint64_t{0};
+  };
+
+  double seconds_since_start() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+  void compute_locally(ChunkPlanner& planner, LocalWorker& local) {
+    try {
+      for (;;) {
+        std::vector<std::uint64_t> chunk;
+        {
+          std::lock_guard lock(local.mutex);
+          chunk = planner.next();
+        }
+        if (chunk.empty()) break;
+        for (const std::uint64_t p : chunk) {
+          local.since_s = seconds_since_start();
+          local.point = p;
+          PointResult r = evaluate_point(*grid_, p, layout_, loader_, heat_, 0);
+          std::lock_guard lock(local.mutex);
+          local.delivered.push_back(std::move(r));
+        }
+      }
+    } catch (...) {
+      local.failure = std::current_exception();
+    }
+    local.point = LocalWorker::kNoPoint;
+    local.done = true;
+  }
+
   void coordinate() {
     std::vector<std::uint64_t> todo;
     for (std::uint64_t i = 0; i < grid_->size(); ++i) {
@@ -265,40 +305,17 @@ class SweepRun {
     }
     ChunkPlanner planner(todo, costs_, size_);
     Progress progress(todo.size(), planner.total_cost(), options_.quiet, err_, isatty(STDERR_FILENO) == 1);
-    std::mutex mutex;                  // guards planner and delivered
-    std::vector<PointResult> delivered;
-    std::exception_ptr local_failure;
-    std::atomic<bool> local_done = false;
-    std::thread local([&] {
-      try {
-        for (;;) {
-          std::vector<std::uint64_t> chunk;
-          {
-            std::lock_guard lock(mutex);
-            chunk = planner.next();
-          }
-          if (chunk.empty()) break;
-          for (const std::uint64_t p : chunk) {
-            PointResult r = evaluate_point(*grid_, p, layout_, loader_, heat_, 0);
-            std::lock_guard lock(mutex);
-            delivered.push_back(std::move(r));
-          }
-        }
-      } catch (...) {
-        local_failure = std::current_exception();
-      }
-      local_done = true;
-    });
-
+    LocalWorker local;
+    std::thread thread([&] { compute_locally(planner, local); });
     try {
-      serve(todo.size(), planner, progress, mutex, delivered, local_failure, local_done);
+      serve(todo.size(), planner, progress, local);
     } catch (const std::exception& e) {
       abort_run(e.what());  // the worker thread is still running: end the job here, the journal is safe
     }
-    local.join();
-    if (local_failure) {
+    thread.join();
+    if (local.failure) {
       try {
-        std::rethrow_exception(local_failure);
+        std::rethrow_exception(local.failure);
       } catch (const std::exception& e) {
         abort_run(e.what());
       }
@@ -314,39 +331,46 @@ class SweepRun {
     std::abort();
   }
 
-  /// Rank 0's main thread: answers chunk requests, journals results, reports progress.
-  void serve(std::size_t todo, ChunkPlanner& planner, Progress& progress, std::mutex& mutex,
-             std::vector<PointResult>& delivered, const std::exception_ptr& local_failure,
-             const std::atomic<bool>& local_done) {
+  /// Rank 0's main thread: answers chunk requests, journals results, reports progress and stalls.
+  /// It never blocks in MPI: chunks go out as non-blocking sends (mpi_messages.hpp).
+  void serve(std::size_t todo, ChunkPlanner& planner, Progress& progress, LocalWorker& local) {
     std::size_t received = 0;
     int stopped = 0;
     auto last_sync = Clock::now();
-    auto pause = std::chrono::microseconds(20);
+    Backoff backoff;
+    SendQueue sends;
+    Liveness liveness(size_, options_.stall_warning_s, seconds_since_start());
     std::vector<PointResult> batch;
-    while (received < todo || stopped < size_ - 1 || !local_done) {
+    while (received < todo || stopped < size_ - 1 || !local.done) {
       bool active = false;
       int flag = 0;
       MPI_Status status;
       MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, &status);
       if (flag) {
         active = true;
-        const std::string bytes = receive_bytes(status.MPI_SOURCE, status.MPI_TAG, comm_);
+        const int from = status.MPI_SOURCE;
+        const std::string bytes = receive_bytes(from, status.MPI_TAG, comm_);
         if (status.MPI_TAG == kRequest) {
           std::vector<std::uint64_t> chunk;
           {
-            std::lock_guard lock(mutex);
+            std::lock_guard lock(local.mutex);
             chunk = planner.next();
           }
           if (chunk.empty()) ++stopped;
-          send_bytes(encode_chunk(chunk), status.MPI_SOURCE, kWork, comm_);
+          liveness.handed(from, chunk, seconds_since_start());
+          sends.post(encode_chunk(chunk), from, kWork, comm_);
         } else if (status.MPI_TAG == kResults) {
-          for (PointResult& r : decode_results(bytes)) batch.push_back(std::move(r));
+          std::vector<PointResult> results = decode_results(bytes);
+          liveness.finished(from, results.size(), seconds_since_start());
+          for (PointResult& r : results) batch.push_back(std::move(r));
         }
       }
+      sends.test();
       {
-        std::lock_guard lock(mutex);
-        for (PointResult& r : delivered) batch.push_back(std::move(r));
-        delivered.clear();
+        std::lock_guard lock(local.mutex);
+        if (!local.delivered.empty()) liveness.finished(0, local.delivered.size(), seconds_since_start());
+        for (PointResult& r : local.delivered) batch.push_back(std::move(r));
+        local.delivered.clear();
       }
       if (!batch.empty()) {
         active = true;
@@ -362,32 +386,44 @@ class SweepRun {
         journal_->sync();
         last_sync = Clock::now();
       }
+      if (liveness.stalled(seconds_since_start())) report_stall(liveness, received, todo, local, sends);
       progress.maybe_print();
-      if (local_done && local_failure) break;
-      if (!active) {
-        std::this_thread::sleep_for(pause);
-        pause = std::min(pause * 2, std::chrono::microseconds(1000));
+      if (local.done && local.failure) break;
+      if (active) {
+        backoff.reset();
       } else {
-        pause = std::chrono::microseconds(20);
+        backoff.pause();
       }
+    }
+    sends.wait_all();
+  }
+
+  void report_stall(Liveness& liveness, std::size_t received, std::size_t todo, const LocalWorker& local,
+                    const SendQueue& sends) {
+    Liveness::Local on;
+    if (const std::uint64_t p = local.point; p != LocalWorker::kNoPoint) on = {p, local.since_s};
+    Liveness::PendingSends pending;
+    for (int r = 0; r < size_; ++r) pending.push_back(sends.pending_to(r));
+    if (auto warning = liveness.check(seconds_since_start(), received, todo, on, pending)) {
+      err_ << (isatty(STDERR_FILENO) == 1 ? "\n" : "") << *warning << std::endl;
     }
   }
 
   // -- run: the other ranks compute, asking for the next chunk while they work on this one --
 
   void work() {
-    std::string none;
-    MPI_Send(none.data(), 0, MPI_BYTE, 0, kRequest, comm_);
+    SendQueue sends;  // never a blocking send: see mpi_messages.hpp
+    sends.post({}, 0, kRequest, comm_);
     std::vector<std::uint64_t> chunk = decode_chunk(receive_bytes(0, kWork, comm_));
     while (!chunk.empty()) {
-      MPI_Request ask;
-      MPI_Isend(none.data(), 0, MPI_BYTE, 0, kRequest, comm_, &ask);
+      sends.post({}, 0, kRequest, comm_);
       std::string bytes;
       for (const std::uint64_t p : chunk) encode(evaluate_point(*grid_, p, layout_, loader_, heat_, rank_), bytes);
-      send_bytes(bytes, 0, kResults, comm_);
-      wait_politely(ask);
+      sends.post(std::move(bytes), 0, kResults, comm_);
       chunk = decode_chunk(receive_bytes(0, kWork, comm_));
+      sends.test();
     }
+    sends.wait_all();
   }
 
   // -- write: every rank writes its block of rows collectively --
@@ -398,6 +434,7 @@ class SweepRun {
     if (rank_ == 0) {
       journal_.reset();
       fs::remove(journal_path(options_.output));
+      lock_.reset();
       summarize(std::chrono::duration<double>(Clock::now() - start_).count(), failures);
     }
     return failures > 0 ? 1 : 0;
@@ -464,6 +501,7 @@ class SweepRun {
   std::vector<double> costs_;
   std::vector<PointResult> results_;
   std::optional<Journal> journal_;
+  std::optional<RunLock> lock_;
   std::string created_;
   std::uint64_t resumed_ = 0;
   int complete_failures_ = 0;

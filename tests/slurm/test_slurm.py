@@ -1,9 +1,11 @@
 """The sweep job scripts on a real Slurm cluster (one node, started here by local_cluster.sh):
 jobs/sweep.sbatch on 2 tasks writes the same file as a direct mpirun; a running sweep job that is
-requeued (`scontrol requeue`, released at once with StartTime=now) resumes from its journal and
-completes the file correctly. Every daemon and job this test starts is stopped by it."""
+requeued (`scontrol requeue`, released at once with StartTime=now) while another process still
+holds the output's lock waits for it, then resumes from its journal and completes the file correctly. Every daemon and job this test starts is stopped by it."""
+import fcntl
 import os
 import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -101,10 +103,28 @@ class Slurm(unittest.TestCase):
             time.sleep(0.1)
         self.slurm("scontrol", "requeue", job)
         self.wait_for(job, ("PENDING", "REQUEUED", "REQUEUE_HOLD"), timeout=60)
-        self.slurm("scontrol", "update", f"JobId={job}", "StartTime=now")
+        # The first incarnation "still ending": a process of ours holds the output's lock (a POSIX
+        # record lock conflicts with dcsweep's open-file-description lock), so the restarted job
+        # must wait for it, then resume.
+        with open(out + ".lock", "a+") as held:
+            fcntl.lockf(held, fcntl.LOCK_EX)  # blocks until the killed first incarnation released it
+            held.truncate(0)
+            held.write(f"host {socket.gethostname()}, pid {os.getpid()}, since the test\n")
+            held.flush()
+            self.slurm("scontrol", "update", f"JobId={job}", "StartTime=now")
+            self.wait_for(job, ("RUNNING",))
+            deadline = time.time() + 60
+            while "waiting for" not in self.log_of(job):
+                self.assertLess(time.time(), deadline, self.log_of(job))
+                self.assertEqual(self.state_of(job), "RUNNING", self.log_of(job))
+                time.sleep(0.2)
+            time.sleep(1)
+            self.assertEqual(self.state_of(job), "RUNNING")  # still waiting, not failed
         self.wait_for(job, ("COMPLETED",))
         with open(log) as f:
             text = f.read()
+        self.assertIn(f"dcsweep: waiting for {out}: another run holds it (host {socket.gethostname()}, "
+                      f"pid {os.getpid()}", text)
         self.assertIn("(restart 1)", text)
         resumed = re.search(r"resuming .*: (\d+) of 320 points already done", text)
         self.assertIsNotNone(resumed, text)

@@ -3,8 +3,10 @@
 Run with Debian's /usr/bin/python3 (python3-h5py, python3-xarray, python3-netcdf4, numpy).
 """
 import os
+import signal
 import subprocess
 import sys
+import time
 
 import h5py
 import numpy as np
@@ -32,6 +34,60 @@ def run(binary, args, ranks=None, cwd=None, check_code=None, timeout=600):
         raise AssertionError(f"{' '.join(command(binary, args, ranks))}: exit {proc.returncode}, want {check_code}\n"
                              f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
     return proc
+
+
+def start(binary, args, ranks, cwd=None):
+    """A run in the background, in a session of its own."""
+    return subprocess.Popen(command(binary, args, ranks), cwd=cwd, env=MPI_ENV, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def _descendants(pid):
+    out, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        children = subprocess.run(["pgrep", "-P", str(parent)], capture_output=True, text=True).stdout.split()
+        out += [int(c) for c in children]
+        todo += [int(c) for c in children]
+    return out
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def kill_job(proc):
+    """SIGKILL to mpirun and every rank, as a node failure would, and wait until all are gone.
+    Open MPI puts each rank in a process group of its own, so killing mpirun's group alone leaves
+    the ranks running until they notice (about a second): a second run would find them still
+    holding the output."""
+    pids = _descendants(proc.pid)
+    os.killpg(proc.pid, signal.SIGKILL)
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    out, err = proc.communicate()
+    deadline = time.time() + 30
+    while any(_alive(pid) for pid in pids):
+        assert time.time() < deadline, f"processes {pids} survived SIGKILL"
+        time.sleep(0.01)
+    return out, err
+
+
+def kill_after(proc, seconds):
+    """Kills the whole job (kill_job) after `seconds`, unless it ended. (code or None, out, err)."""
+    try:
+        out, err = proc.communicate(timeout=seconds)
+        return proc.returncode, out, err
+    except subprocess.TimeoutExpired:
+        out, err = kill_job(proc)
+        return None, out, err
 
 
 def _items(f):

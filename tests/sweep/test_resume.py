@@ -5,8 +5,6 @@ already in the journal are not recomputed. Kill times are random; the seed is pr
 import os
 import random
 import re
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -23,19 +21,10 @@ POINTS = 80
 
 
 def start(args, ranks):
-    return subprocess.Popen(sweeplib.command(BINARY, args, ranks), cwd=ROOT, env=sweeplib.MPI_ENV,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    return sweeplib.start(BINARY, args, ranks, cwd=ROOT)
 
 
-def kill_after(proc, seconds):
-    """SIGKILL to the whole process group (mpirun and every rank) after `seconds`, unless done."""
-    try:
-        out, err = proc.communicate(timeout=seconds)
-        return proc.returncode, out, err
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
-        return None, out, err
+kill_after = sweeplib.kill_after
 
 
 class KillAndResume(unittest.TestCase):

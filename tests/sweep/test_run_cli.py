@@ -97,7 +97,7 @@ class BadInput(RunTestCase):
         blocker = self.path("file")
         open(blocker, "w").close()
         self.expect_error(["run", SMALL, "-o", os.path.join(blocker, "out.h5")], "does not exist")
-        self.expect_error(["run", SMALL, "-o", "/proc/out.h5"], "/proc/out.h5.journal: cannot create the run journal")
+        self.expect_error(["run", SMALL, "-o", "/proc/out.h5"], "/proc/out.h5.lock: cannot create the run's lock file")
 
     def test_resume_with_a_changed_spec_refused(self):
         spec = self.write_spec("s.toml", read(SMALL).replace("inputs/traces", os.path.join(ROOT, "inputs/traces")))

@@ -14,6 +14,7 @@
 #include "dcsweep/sim/utilization.hpp"
 #include "dcsweep/sweep/distribution.hpp"
 #include "dcsweep/sweep/journal.hpp"
+#include "dcsweep/sweep/liveness.hpp"
 #include "dcsweep/sweep/progress.hpp"
 #include "test_helpers.hpp"
 
@@ -259,6 +260,41 @@ TEST(Progress, DurationsReadLikeALog) {
   EXPECT_EQ(Progress::duration_text(42.4), "42 s");
   EXPECT_EQ(Progress::duration_text(310), "5 min 10 s");
   EXPECT_EQ(Progress::duration_text(7500), "2 h 05 min");
+}
+
+
+TEST(Liveness, SilentWhilePointsFinishThenNamesWhatEachRankHolds) {
+  Liveness live(3, 10.0, 0.0);
+  const std::vector<std::uint64_t> chunk1{7, 8, 9}, chunk2{3};
+  live.handed(1, chunk1, 1.0);
+  live.handed(2, chunk2, 2.0);
+  live.finished(2, 1, 5.0);  // rank 2 done with point 3 at t = 5
+  live.handed(2, {}, 5.0);   // and told to stop
+  EXPECT_FALSE(live.stalled(14.9));
+  EXPECT_FALSE(live.check(14.9, 1, 5, {}, {0, 0, 0}));
+  ASSERT_TRUE(live.stalled(15.0));
+  const auto warning = live.check(15.0, 1, 5, {std::uint64_t{4}, 12.0}, {0, 1, 0});
+  ASSERT_TRUE(warning);
+  EXPECT_EQ(*warning,
+            "dcsweep: warning: no point finished for 10.0 s (1/5 done); rank 0: serving, its worker on point 4 for "
+            "3.0 s; rank 1: computing a chunk of 3 points (first 7, 0 reported) handed 14.0 s ago, 1 message(s) "
+            "from rank 0 not yet received by it; rank 2: done");
+  EXPECT_FALSE(live.stalled(20.0));  // the next warning comes a full period later
+  EXPECT_TRUE(live.stalled(25.0));
+}
+
+TEST(Liveness, ResultsCoverTheOldestChunksAndZeroTurnsItOff) {
+  Liveness live(2, 1.0, 0.0);
+  live.handed(1, std::vector<std::uint64_t>{1, 2}, 0.0);
+  live.handed(1, std::vector<std::uint64_t>{5}, 0.5);  // prefetched while computing the first
+  live.finished(1, 2, 0.9);
+  const auto warning = live.check(2.0, 2, 3, {}, {0, 0});
+  ASSERT_TRUE(warning);
+  EXPECT_NE(warning->find("rank 0: serving only"), std::string::npos);
+  EXPECT_NE(warning->find("rank 1: computing a chunk of 1 points (first 5, 0 reported) handed 1.5 s ago"),
+            std::string::npos);
+  Liveness off(2, 0.0, 0.0);
+  EXPECT_FALSE(off.stalled(1e9));
 }
 
 }  // namespace

@@ -18,6 +18,9 @@ std::string join(std::span<const std::string> items, std::string_view separator 
 /// Shortest text that reads back as the same double ("0.1", "1e+30", "nan", "inf").
 std::string format_number(double value);
 
+/// The current time in UTC, ISO 8601 to the second ("2026-11-22T23:50:02Z").
+std::string utc_now();
+
 /// A whole file's bytes; InputError "PATH: cannot open WHAT" (WHAT may be empty).
 std::string read_text_file(const std::string& path, std::string_view what = {});
 

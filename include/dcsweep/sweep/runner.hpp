@@ -1,14 +1,17 @@
 #pragma once
 // `dcsweep run`: a whole sweep on the ranks of an MPI communicator.
 //
-//   setup    rank 0 reads the spec and broadcasts its text; every rank parses the same text;
+//   setup    rank 0 takes the output's lock (run_lock.hpp: one run at a time), reads the spec and broadcasts its text; every rank parses the same text;
 //            rank 0 estimates the costs (reading each trace once), checks the output (a second
 //            run on the same file is refused; --resume reads the journal and refuses a changed
 //            spec), creates the journal and lays out the file; the verdict is broadcast, so a bad
 //            input stops every rank before any simulation and no rank waits in a collective.
 //   run      rank 0 hands out chunks (distribution.hpp) to the other ranks and to its own worker
 //            thread, journals each result as it arrives and reports progress; only rank 0's main
-//            thread calls MPI (MPI_THREAD_FUNNELED).
+//            thread calls MPI (MPI_THREAD_FUNNELED: the worker thread only simulates and hands
+//            results over through a mutex). No rank ever blocks in a send (mpi_messages.hpp), so
+//            no message size, chunk size or rank count can deadlock the exchange. When no point
+//            finishes for stall_warning_s, rank 0 says which rank holds what, and since when.
 //   write    rank 0 lays the file out again with the series lengths now known, sends each rank
 //            its block of rows, and every rank writes its block collectively; then the journal
 //            is removed.
@@ -24,6 +27,8 @@ struct RunOptions {
   std::string output;
   bool resume = false;
   bool quiet = false;       ///< no progress lines
+  double stall_warning_s = 900;  ///< warn when no point finished for this long (0: never)
+  double lock_wait_s = 0;        ///< wait this long for another run on the output to end (run_lock.hpp)
   std::string version;      ///< provenance, stored in the file
   std::string git_commit;
 };
