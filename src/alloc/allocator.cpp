@@ -2,6 +2,14 @@
 
 namespace dcsweep {
 
+bool Allocator::allocate(std::int32_t nodes, const Machine& machine, std::vector<NodeId>& out) {
+  static const NoRoom no_room;
+  static const JobAttributes attributes;
+  static const JobConfig config;
+  const Job job{0, 0, 1, 1, nodes};
+  return allocate(AllocationRequest{job, nodes, config, attributes, machine, no_room, 0.0}, out);
+}
+
 const AllocatorRegistry& allocator_registry() {
   static const AllocatorRegistry registry("allocator",
                                           {first_fit_allocator_entry(), random_allocator_entry()});

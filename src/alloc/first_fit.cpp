@@ -6,7 +6,9 @@ namespace {
 /// The lowest-numbered free nodes: node order is the platform's (rack by rack).
 class FirstFitAllocator final : public Allocator {
  public:
-  bool allocate(std::int32_t nodes, const Machine& machine, std::vector<NodeId>& out) override {
+  bool allocate(const AllocationRequest& request, std::vector<NodeId>& out) override {
+    const Machine& machine = request.machine;
+    const std::int32_t nodes = request.nodes;
     machine.lowest_free(nodes, out);
     return true;
   }

@@ -10,7 +10,9 @@ class RandomAllocator final : public Allocator {
  public:
   explicit RandomAllocator(StreamKey key) : rng_(key, StreamPurpose::allocator) {}
 
-  bool allocate(std::int32_t nodes, const Machine& machine, std::vector<NodeId>& out) override {
+  bool allocate(const AllocationRequest& request, std::vector<NodeId>& out) override {
+    const Machine& machine = request.machine;
+    const std::int32_t nodes = request.nodes;
     pool_.clear();
     machine.lowest_free(machine.free_count(), pool_);
     const auto size = static_cast<std::int64_t>(pool_.size());

@@ -1,3 +1,4 @@
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -56,13 +57,20 @@ std::unique_ptr<std::ofstream> open_jobs_out(const std::string& path) {
 }
 
 void write_jobs(std::ostream& out, const Scenario& s, const SimulationResult& result) {
-  std::string buffer = "id,submit_s,start_s,end_s,nodes,requested_s,runtime_s\n";
+  std::string buffer = "id,submit_s,start_s,end_s,nodes,requested_s,runtime_s,node_ids,comm_cost\n";
   for (std::size_t i = 0; i < result.jobs.size(); ++i) {
     const Job& j = s.workload.jobs[i];
     const JobOutcome& o = result.jobs[i];
     buffer += std::to_string(j.id) + ',' + format_number(j.submit_s) + ',' + format_number(o.start_s) + ',' +
               format_number(o.end_s) + ',' + std::to_string(j.nodes) + ',' + format_number(j.estimate_s) + ',' +
-              format_number(j.runtime_s) + '\n';
+              format_number(j.runtime_s) + ',';
+    for (std::size_t k = 0; k < result.nodes[i].size(); ++k) {
+      if (k > 0) buffer += ' ';
+      buffer += std::to_string(result.nodes[i][k]);
+    }
+    buffer += ',';
+    if (!std::isnan(o.comm_cost)) buffer += format_number(o.comm_cost);
+    buffer += '\n';
     if (buffer.size() > (1 << 20)) {
       out << buffer;
       buffer.clear();
@@ -110,7 +118,7 @@ int simulate_command(std::span<const std::string> args, std::ostream& out, std::
   const bool json = vm["json"].as<bool>();
   SimulationResult result;
   try {
-    result = run_simulation(scenario, heat);
+    result = run_simulation(scenario, heat, jobs_out != nullptr);
   } catch (const SimulationError& e) {
     if (json) out << "{\"status\": \"failed\", \"error\": " << json_string(e.what()) << "}\n";
     err << "dcsweep: simulation failed: " << e.what() << "\n";

@@ -1,5 +1,10 @@
 #include "dcsweep/power/node_power.hpp"
 
+#include <algorithm>
+#include <cmath>
+
+#include "dcsweep/core/error.hpp"
+
 namespace dcsweep {
 namespace {
 
@@ -24,8 +29,11 @@ NodePowerRegistry::Entry meng(std::string name, std::string help, double idle, d
     const double cf = p.real("comm_fraction");
     const double busy = (1 - cf) * preset_or_set(p, "node_compute_power_w", compute) +
                         cf * preset_or_set(p, "node_comm_power_w", comm);
-    return std::make_unique<NodePowerTable>(platform.types.size(),
-                                            TypePower{preset_or_set(p, "node_idle_power_w", idle), busy});
+    TypePower t{preset_or_set(p, "node_idle_power_w", idle), busy};
+    t.compute_w = preset_or_set(p, "node_compute_power_w", compute);
+    t.comm_w = preset_or_set(p, "node_comm_power_w", comm);
+    t.comm_fraction = cf;
+    return std::make_unique<NodePowerTable>(platform.types.size(), t);
   };
   return {std::move(name),
           std::move(help),
@@ -59,8 +67,9 @@ NodePowerRegistry::Entry parm() {
   auto make = [](const BuildContext& ctx, const Platform& platform) {
     const ParamSet& p = ctx.params;
     const double rest = p.real("node_memory_power_w") + p.real("node_base_power_w");
-    return std::make_unique<NodePowerTable>(
-        platform.types.size(), TypePower{rest + p.real("cpu_idle_power_w"), rest + p.real("cpu_power_cap_w")});
+    TypePower t{rest + p.real("cpu_idle_power_w"), rest + p.real("cpu_power_cap_w")};
+    t.cap_offset_w = rest;
+    return std::make_unique<NodePowerTable>(platform.types.size(), t);
   };
   return {"parm",
           "[P2] node = CPU (capped) + memory + base; Intrepid: CPU levels 30-60 W, memory 18 W, base 38 W",
@@ -78,7 +87,9 @@ NodePowerRegistry::Entry oxley() {
     for (const NodeType& t : platform.types) {
       if (t.pstates.empty()) throw InputError("node_power 'oxley': node type '" + t.name + "' has no P-states");
       const PState& s = t.pstates[std::min(pstate, t.pstates.size() - 1)];
-      table->push_back({t.static_w, t.static_w + t.cores * s.core_power_w});
+      TypePower power{t.static_w, t.static_w + t.cores * s.core_power_w};
+      for (const PState& k : t.pstates) power.pstate_busy_w.push_back(t.static_w + t.cores * k.core_power_w);
+      table->push_back(std::move(power));
     }
     return table;
   };
@@ -100,6 +111,23 @@ const NodePowerRegistry& node_power_registry() {
             2000, 2500),
        chassis(), parm(), oxley()});
   return registry;
+}
+
+double busy_power_w(const TypePower& t, const JobConfig& config, double comm_stretch) {
+  double busy = t.busy_w;
+  if (!std::isnan(config.cpu_cap_w)) {
+    if (std::isnan(t.cap_offset_w)) throw SimulationError("a job was started with a CPU power cap, which only node_power 'parm' models");
+    busy = t.cap_offset_w + config.cpu_cap_w;
+  }
+  if (config.pstate >= 0) {
+    if (t.pstate_busy_w.empty()) throw SimulationError("a job was started at a P-state, which only node_power 'oxley' models");
+    busy = t.pstate_busy_w[std::min(static_cast<std::size_t>(config.pstate), t.pstate_busy_w.size() - 1)];
+  }
+  if (comm_stretch != 1.0 && !std::isnan(t.comm_fraction)) {
+    const double c = t.comm_fraction;
+    busy = ((1 - c) * t.compute_w + c * comm_stretch * t.comm_w) / ((1 - c) + c * comm_stretch);
+  }
+  return busy;
 }
 
 ParamSpec node_power_param() {

@@ -4,6 +4,7 @@
 #include "dcsweep/sched/scheduler.hpp"
 #include "dcsweep/power/node_power.hpp"
 #include "dcsweep/sim/datacenter.hpp"
+#include "dcsweep/sim/runtime_model.hpp"
 #include "dcsweep/sim/scenario.hpp"
 #include "dcsweep/thermal/cooling.hpp"
 #include "dcsweep/sim/utilization.hpp"
@@ -28,6 +29,7 @@ ParamCatalog build_catalog() {
   add_plugin_params(catalog, platform_registry());
   add_plugin_params(catalog, scheduler_registry());
   add_plugin_params(catalog, allocator_registry());
+  add_plugin_params(catalog, runtime_model_registry());
   return catalog;
 }
 

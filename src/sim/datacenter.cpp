@@ -212,6 +212,8 @@ DataCenterModel::DataCenterModel(const Scenario& s, NodePowerTable power, HeatDi
       power_(std::move(power)),
       heat_(std::move(heat)),
       redline_c_(s.params.real("redline_c")),
+      off_w_(s.params.real("node_off_power_w")),
+      boot_w_(s.params.real("node_boot_s") > 0 ? s.params.real("node_boot_energy_j") / s.params.real("node_boot_s") : 0),
       bins_(std::make_unique<Bins>(s.params.real("series_interval_s"))) {
   for (const TypePower& t : power_) delta_w_.push_back(t.busy_w - t.idle_w);
   if (!platform_.node_type.empty()) {  // where each node's run of equal types ends
@@ -234,7 +236,7 @@ DataCenterModel::DataCenterModel(const Scenario& s, NodePowerTable power, HeatDi
     if (thermal()) touch(std::size_t(n / zone_nodes), idle);
   }
   pending_ = true;
-  if (heat_.crac_node) zone_power_w_ = Eigen::VectorXd::Zero(zones);
+  if (thermal()) zone_power_w_ = Eigen::VectorXd::Zero(zones);
   if (heat_.d || heat_.crac_node) {
     if (heat_.d) inlet_ = std::make_unique<InletRise>(heat_.d);
     double crac_flow = platform_.room.crac_airflow_m3s * platform_.room.cracs;
@@ -254,7 +256,7 @@ void DataCenterModel::touch(std::size_t zone, double dp) {
   zone_dp_[zone] += dp;
 }
 
-void DataCenterModel::change(std::span<const NodeId> nodes, double sign) {
+void DataCenterModel::change(std::span<const NodeId> nodes, std::span<const double> delta_w, double sign) {
   pending_ = true;
   if (nodes.empty()) return;
   const std::int32_t zone_nodes = heat_.zones ? heat_.zones->zone_nodes : 1;
@@ -273,10 +275,10 @@ void DataCenterModel::change(std::span<const NodeId> nodes, double sign) {
   };
   // nodes [a, b), split where the node type changes.
   auto add_range = [&](std::int32_t a, std::int32_t b) {
-    if (type_run_end_.empty()) return add_run(a, b, sign * delta_w_.front());
+    if (type_run_end_.empty()) return add_run(a, b, sign * delta_w.front());
     for (std::int32_t lo = a; lo < b;) {
       const std::int32_t hi = std::min(b, type_run_end_[std::size_t(lo)]);
-      add_run(lo, hi, sign * delta_w_[platform_.node_type[std::size_t(lo)]]);
+      add_run(lo, hi, sign * delta_w[platform_.node_type[std::size_t(lo)]]);
       lo = hi;
     }
   };
@@ -297,17 +299,63 @@ void DataCenterModel::change(std::span<const NodeId> nodes, double sign) {
   add_range(id[start], id[count - 1] + 1);
 }
 
-void DataCenterModel::on_job_start(double, const Job&, std::span<const NodeId> nodes) { change(nodes, +1); }
-void DataCenterModel::on_job_end(double, const Job&, std::span<const NodeId> nodes, bool) { change(nodes, -1); }
+/// Per node type, what a node of the placement draws above idle. The default configuration is the
+/// precomputed table (the common case, and bit-identical to the model before configurations).
+std::span<const double> DataCenterModel::job_delta(const Placement& p) {
+  if (std::isnan(p.config.cpu_cap_w) && p.config.pstate < 0 && p.comm_stretch == 1.0) return delta_w_;
+  scratch_delta_.clear();
+  for (const TypePower& t : power_) scratch_delta_.push_back(dcsweep::busy_power_w(t, p.config, p.comm_stretch) - t.idle_w);
+  return scratch_delta_;
+}
+
+void DataCenterModel::on_job_start(double, const Placement& placement) {
+  change(placement.nodes, job_delta(placement), +1);
+}
+
+void DataCenterModel::on_job_end(double, const Placement& placement, bool) {
+  change(placement.nodes, job_delta(placement), -1);
+}
+
+void DataCenterModel::on_job_resize(double, const Placement& before, const Placement& after) {
+  change(before.nodes, job_delta(before), -1);
+  change(after.nodes, job_delta(after), +1);
+}
+
+/// Above idle, per node type, in a power state: off draws node_off_power_w, booting the boot energy
+/// spread over the boot time.
+double DataCenterModel::state_delta(std::size_t type, NodeState state) const {
+  const double idle = power_[type].idle_w;
+  if (state == NodeState::off) return off_w_ - idle;
+  if (state == NodeState::booting) return boot_w_ - idle;
+  return 0.0;
+}
+
+void DataCenterModel::on_node_state(double, std::span<const NodeId> nodes, NodeState from, NodeState to) {
+  scratch_delta_.clear();
+  for (std::size_t t = 0; t < power_.size(); ++t) scratch_delta_.push_back(state_delta(t, to) - state_delta(t, from));
+  change(nodes, scratch_delta_, +1);
+}
 
 void DataCenterModel::settle() {
   if (!pending_) return;
   pending_ = false;
   if (!thermal()) return;
-  if (heat_.crac_node) {  // the powers change, then the system is solved again
-    for (const Run& run : runs_) zone_power_w_.segment(run.begin, run.end - run.begin).array() += run.dp;
-    for (const std::int32_t z : touched_) zone_power_w_(z) += zone_dp_[std::size_t(z)];
+  apply_changes();
+  if (heat_.crac_node) {
+    const ThermalState state = thermal_state(heat_, zone_power_w_);
+    max_rise_k_ = state.rise_k.maxCoeff();
+    removed_heat_w_ = state.removed_heat_w;
+    crac_rise_k_ = state.rise_k;
   } else {
+    max_rise_k_ = inlet_->max();
+  }
+  cooling_->update(last_s_, {compute_w_, max_rise_k_, removed_heat_w_});
+}
+
+void DataCenterModel::apply_changes() {
+  for (const Run& run : runs_) zone_power_w_.segment(run.begin, run.end - run.begin).array() += run.dp;
+  for (const std::int32_t z : touched_) zone_power_w_(z) += zone_dp_[std::size_t(z)];
+  if (inlet_) {
     for (const Run& run : runs_) inlet_->add(run.begin, run.end, run.dp);
   }
   runs_.clear();
@@ -320,14 +368,6 @@ void DataCenterModel::settle() {
     is_touched_[std::size_t(z)] = 0;
   }
   touched_.clear();
-  if (heat_.crac_node) {
-    const ThermalState state = thermal_state(heat_, zone_power_w_);
-    max_rise_k_ = state.rise_k.maxCoeff();
-    removed_heat_w_ = state.removed_heat_w;
-  } else {
-    max_rise_k_ = inlet_->max();
-  }
-  cooling_->update(last_s_, {compute_w_, max_rise_k_, removed_heat_w_});
 }
 
 void DataCenterModel::advance_to(double time_s) {
@@ -353,6 +393,32 @@ void DataCenterModel::advance_to(double time_s) {
   bins_->add(last_s_, time_s, compute_w_ + cooling_w, cooling_w, inlet_c);
   last_s_ = time_s;
 }
+
+const Eigen::VectorXd& DataCenterModel::zone_power_w() const {
+  const_cast<DataCenterModel*>(this)->apply_changes();  // the changes of this very moment count
+  return zone_power_w_;
+}
+
+const Eigen::VectorXd& DataCenterModel::inlet_rise_k() const {
+  auto* self = const_cast<DataCenterModel*>(this);
+  if (!thermal()) return zone_power_w_;  // empty
+  self->apply_changes();
+  if (inlet_) return self->inlet_->rise();
+  self->crac_rise_k_ = thermal_state(heat_, zone_power_w_).rise_k;
+  return crac_rise_k_;
+}
+
+double DataCenterModel::idle_power_w(std::int32_t node) const { return power_[type_of(node)].idle_w; }
+
+double DataCenterModel::busy_power_w(std::int32_t node, const JobConfig& config) const {
+  return dcsweep::busy_power_w(power_[type_of(node)], config);
+}
+
+std::int32_t DataCenterModel::zone_of(std::int32_t node) const {
+  return node / (heat_.zones ? heat_.zones->zone_nodes : 1);
+}
+
+double DataCenterModel::supply_c() const { return cooling_ ? cooling_->supply_c() : NAN; }
 
 double DataCenterModel::next_event_s() {
   if (!cooling_ || !started_) return INFINITY;

@@ -22,6 +22,9 @@ const std::vector<MetricSpec> kSpecs = {
     {"avg_turnaround_s", "s", "mean of end - submit"},
     {"avg_bounded_slowdown", "", "mean of max(1, (end - submit) / max(end - start, 10 s))"},
     {"utilization", "", "node-seconds used / (nodes x makespan)"},
+    {"avg_comm_cost", "", "mean CC_job (mean hop distance of a job's communicating pairs x (n - 1)) over multi-node "
+                          "jobs, where they started; NaN without a network"},
+    {"avg_runtime_stretch", "", "mean of (end - start) / the trace's time for the same work (1: runtime_model trace)"},
 };
 
 }  // namespace
@@ -32,6 +35,7 @@ Report scheduling_report(const Workload& workload, std::span<const JobOutcome> o
                          std::int32_t node_count) {
   double completed = 0, killed = 0, wait_sum = 0, wait_max = NAN, turnaround_sum = 0, slowdown_sum = 0;
   double node_seconds = 0, first_submit = INFINITY, last_end = -INFINITY;
+  double comm_sum = 0, comm_count = 0, stretch_sum = 0;
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     const Job& job = workload.jobs[i];
     const JobOutcome& o = outcomes[i];
@@ -41,7 +45,12 @@ Report scheduling_report(const Workload& workload, std::span<const JobOutcome> o
     wait_max = std::isnan(wait_max) ? wait : std::max(wait_max, wait);
     turnaround_sum += wait + run;
     slowdown_sum += std::max(1.0, (wait + run) / std::max(run, kSlowdownBound_s));
-    node_seconds += job.nodes * run;
+    node_seconds += std::isnan(o.node_seconds) ? job.nodes * run : o.node_seconds;
+    if (!std::isnan(o.comm_cost)) {
+      comm_sum += o.comm_cost;
+      comm_count += 1;
+    }
+    stretch_sum += o.stretch;
     first_submit = std::min(first_submit, job.submit_s);
     last_end = std::max(last_end, o.end_s);
   }
@@ -52,7 +61,8 @@ Report scheduling_report(const Workload& workload, std::span<const JobOutcome> o
                            double(r.no_submit), double(r.too_large), makespan,
                            ran > 0 ? wait_sum / ran : NAN, wait_max,
                            ran > 0 ? turnaround_sum / ran : NAN, ran > 0 ? slowdown_sum / ran : NAN,
-                           makespan > 0 ? node_seconds / (node_count * makespan) : NAN};
+                           makespan > 0 ? node_seconds / (node_count * makespan) : NAN,
+                           comm_count > 0 ? comm_sum / comm_count : NAN, ran > 0 ? stretch_sum / ran : NAN};
   Report report;
   for (std::size_t i = 0; i < kSpecs.size(); ++i) report.add(kSpecs[i], values[i]);
   return report;

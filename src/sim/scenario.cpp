@@ -1,5 +1,7 @@
 #include "dcsweep/sim/scenario.hpp"
 
+#include "dcsweep/sim/runtime_model.hpp"
+
 #include "dcsweep/alloc/allocator.hpp"
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/sched/scheduler.hpp"
@@ -73,6 +75,16 @@ std::vector<ParamSpec> scenario_params() {
       real("poisson_max_runtime_s", "s", 1200, 1, 1.0e9, "longest Poisson runtime"),
       choice("scheduler", scheduler_registry().names(), "easy", "when queued jobs start"),
       choice("allocator", allocator_registry().names(), "first_fit", "which nodes a starting job gets"),
+      choice("runtime_model", runtime_model_registry().names(), "trace",
+             "how long a job runs as and where it is placed (sim/runtime_model.hpp)"),
+      real("deadline_factor", "", 1.0, 0.0, 1.0e6, "a job's deadline is submit + deadline_factor x requested time ([P4])",
+           true),
+      boolean("comm_cost_metrics", true,
+              "compute CC_job at every job start on platforms with a network (avg_comm_cost, --jobs-out comm_cost)"),
+      real("node_boot_s", "s", 0.0, 0.0, 1.0e6, "time a switched-off node takes to boot", false),
+      real("node_boot_energy_j", "J", 0.0, 0.0, 1.0e12, "energy a node draws while booting (spread over node_boot_s)",
+           false),
+      real("node_off_power_w", "W", 0.0, 0.0, 1.0e6, "power a switched-off node still draws", false),
       integer("max_queue_jobs", 0, 0, kMaxCount,
               "fail the simulation when more jobs than this wait at once (0: no limit); guards sweeps "
               "against hopelessly overloaded points"),

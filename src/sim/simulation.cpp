@@ -9,24 +9,44 @@
 #include "dcsweep/core/event_queue.hpp"
 #include "dcsweep/core/text.hpp"
 #include "dcsweep/sched/scheduler.hpp"
+#include "dcsweep/sim/engine_parts.hpp"
 #include "dcsweep/sim/metrics.hpp"
+#include "dcsweep/sim/runtime_model.hpp"
+#include "dcsweep/thermal/room_view.hpp"
 
 namespace dcsweep {
 namespace {
 
-class Engine final : public SchedulingContext {
+/// A running job's progress: `done_s` trace seconds of work by `since_s`, 1 / scale per second.
+struct Progress {
+  double since_s = 0;
+  double done_s = 0;
+  double scale = 1;
+  double comm_stretch = 1;
+  double held_since_s = 0;  ///< when its current node set was taken (node-seconds)
+};
+
+class Engine final : public SchedulingContext, public NodeControl {
  public:
-  Engine(const Scenario& scenario, std::span<SimObserver* const> observers)
+  Engine(const Scenario& scenario, const SimulationOptions& options)
       : scenario_(scenario),
         jobs_(scenario.workload.jobs),
-        observers_(observers.begin(), observers.end()),
+        observers_(options.observers.begin(), options.observers.end()),
+        room_(options.room ? options.room : &no_room_),
+        keep_nodes_(options.keep_nodes),
         machine_(scenario.platform.node_count),
         outcomes_(jobs_.size(), JobOutcome{NAN, NAN, false}),
         node_sets_(jobs_.size()),
-        max_queue_(static_cast<std::size_t>(scenario.params.integer("max_queue_jobs"))) {
+        configs_(jobs_.size()),
+        progress_(jobs_.size()),
+        attributes_(job_attributes(scenario)),
+        comm_(scenario),
+        max_queue_(static_cast<std::size_t>(scenario.params.integer("max_queue_jobs"))),
+        boot_s_(scenario.params.real("node_boot_s")) {
     const BuildContext build{scenario.params, scenario.key};
     scheduler_ = scheduler_registry().at(scenario.params.text("scheduler")).make(build);
     allocator_ = allocator_registry().at(scenario.params.text("allocator")).make(build, scenario.platform);
+    runtime_ = runtime_model_registry().at(scenario.params.text("runtime_model")).make(build, scenario.platform);
   }
 
   SimulationResult run() {
@@ -40,103 +60,250 @@ class Engine final : public SchedulingContext {
     result.report = scheduling_report(scenario_.workload, outcomes_, scenario_.platform.node_count);
     for (SimObserver* observer : observers_) observer->report(now_, result.report);
     result.jobs = std::move(outcomes_);
+    if (keep_nodes_) result.nodes = std::move(node_sets_);
     return result;
   }
 
-  // SchedulingContext
+  // SchedulingContext (and NodeControl's now/machine/room)
   double now() const override { return now_; }
   std::int32_t free_nodes() const override { return machine_.free_count(); }
   std::span<const Job> jobs() const override { return jobs_; }
   const RunningSet& running() const override { return running_; }
+  const JobConfig& config(JobIndex index) const override { return configs_[std::size_t(index)]; }
+  const JobAttributes& attributes(JobIndex index) const override { return attributes_[std::size_t(index)]; }
+  const Machine& machine() const override { return machine_; }
+  const RoomView& room() const override { return *room_; }
+  NodeControl& node_control() override { return *this; }
 
-  bool start(JobIndex index) override {
-    const Job& j = job(index);
-    if (j.nodes > machine_.free_count()) return false;
-    auto& nodes = node_sets_[static_cast<std::size_t>(index)];
-    nodes.clear();
-    if (!allocator_->allocate(j.nodes, machine_, nodes)) return false;
-    if (static_cast<std::int32_t>(nodes.size()) != j.nodes) {
-      throw SimulationError("allocator returned " + std::to_string(nodes.size()) + " nodes for a " +
-                            std::to_string(j.nodes) + "-node job");
-    }
-    machine_.occupy(nodes);
-    const bool killed = j.runtime_s > j.estimate_s;
-    const double end = now_ + (killed ? j.estimate_s : j.runtime_s);
-    outcomes_[static_cast<std::size_t>(index)] = {now_, end, killed};
-    ends_.push(end, index);
-    running_.insert({now_ + j.estimate_s, index});
-    for (SimObserver* observer : observers_) observer->on_job_start(now_, j, nodes);
-    return true;
-  }
+  bool resize(JobIndex index, std::int32_t nodes, double reconfiguration_s) override;
+
+  // NodeControl
+  bool power_off(std::span<const NodeId> nodes) override;
+  bool boot(std::span<const NodeId> nodes) override;
+
+ protected:
+  bool start_job(JobIndex index, const JobConfig& config) override;
 
  private:
-  double next_arrival_s() const {
-    return next_arrival_ < jobs_.size() ? jobs_[next_arrival_].submit_s : INFINITY;
+  const Job& job_at(JobIndex index) const { return jobs_[std::size_t(index)]; }
+  bool is_running(JobIndex index) const { return !std::isnan(outcomes_[std::size_t(index)].start_s) && !ended_[index]; }
+  double next_arrival_s() const { return next_arrival_ < jobs_.size() ? jobs_[next_arrival_].submit_s : INFINITY; }
+  double next_observer_s();
+  bool step();
+  void finish(JobIndex index);
+  void finish_boots(double t);
+  /// Trace seconds of work the job does before it ends (its runtime, or its request if killed).
+  double work_s(const Job& j) const { return std::min(j.runtime_s, j.estimate_s); }
+  void schedule_end(JobIndex index);
+  Placement placement(JobIndex index) const {
+    return {job_at(index), configs_[std::size_t(index)], node_sets_[std::size_t(index)],
+            progress_[std::size_t(index)].comm_stretch};
   }
-
-  double next_observer_s() {
-    double t = INFINITY;
-    for (SimObserver* observer : observers_) t = std::min(t, observer->next_event_s());
-    return t;
-  }
-
-  /// Processes everything at the next event time; false when nothing is left.
-  bool step() {
-    // Observers' own times (a thermostat's mode switches) matter only while jobs remain: once the
-    // last job has ended the run is over, whatever they would do next.
-    const double jobs_s = std::min(ends_.next_time(), next_arrival_s());
-    if (std::isinf(jobs_s)) return false;
-    const double observer_s = next_observer_s();
-    const double t = std::min(jobs_s, observer_s);
-    now_ = t;
-    for (SimObserver* observer : observers_) observer->advance_to(t);
-    while (!ends_.empty() && ends_.next_time() == t) finish(ends_.pop().payload);
-    for (; next_arrival_ < jobs_.size() && jobs_[next_arrival_].submit_s == t; ++next_arrival_) {
-      scheduler_->submit(static_cast<JobIndex>(next_arrival_), *this);
-    }
-    if (observer_s == t) {
-      for (SimObserver* observer : observers_) {
-        if (observer->next_event_s() == t) observer->on_timer(t);
-      }
-    }
-    scheduler_->schedule(*this);
-    if (max_queue_ > 0 && scheduler_->queued() > max_queue_) {
-      throw SimulationError("the queue reached " + std::to_string(scheduler_->queued()) + " waiting jobs at t = " +
-                            format_number(std::round(t * 1000) / 1000) + " s (max_queue_jobs = " + std::to_string(max_queue_) +
-                            "): the machine is overloaded at these parameters");
-    }
-    return true;
-  }
-
-  void finish(JobIndex index) {
-    const Job& j = job(index);
-    const JobOutcome& outcome = outcomes_[static_cast<std::size_t>(index)];
-    auto& nodes = node_sets_[static_cast<std::size_t>(index)];
-    machine_.release(nodes);
-    running_.erase({outcome.start_s + j.estimate_s, index});
-    for (SimObserver* observer : observers_) observer->on_job_end(now_, j, nodes, outcome.killed);
-    std::vector<NodeId>().swap(nodes);
-  }
+  RuntimeEffect effect_of(JobIndex index, const JobConfig& config, std::span<const NodeId> nodes, double& cc);
+  bool place(JobIndex index, const JobConfig& config, std::int32_t count, std::vector<NodeId>& out);
 
   const Scenario& scenario_;
   const std::vector<Job>& jobs_;
   std::vector<SimObserver*> observers_;
+  NoRoom no_room_;
+  const RoomView* room_;
+  bool keep_nodes_;
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<Allocator> allocator_;
+  std::unique_ptr<RuntimeModel> runtime_;
   Machine machine_;
   std::vector<JobOutcome> outcomes_;
   std::vector<std::vector<NodeId>> node_sets_;
+  std::vector<JobConfig> configs_;
+  std::vector<Progress> progress_;
+  std::vector<JobAttributes> attributes_;
+  std::vector<bool> ended_ = std::vector<bool>(jobs_.size(), false);
+  CommCostModel comm_;
   EventQueue<JobIndex> ends_;
+  EventQueue<std::size_t> boots_;                 ///< index into boot_batches_
+  std::vector<std::vector<NodeId>> boot_batches_;
   RunningSet running_;
   std::size_t max_queue_;  ///< 0: no limit
+  double boot_s_;
   std::size_t next_arrival_ = 0;
   double now_ = 0;
+  std::vector<NodeId> scratch_;
 };
+
+RuntimeEffect Engine::effect_of(JobIndex index, const JobConfig& config, std::span<const NodeId> nodes, double& cc) {
+  const Job& j = job_at(index);
+  cc = comm_.wanted(runtime_->uses_comm_cost()) ? comm_.cost(nodes, attributes_[std::size_t(index)]) : NAN;
+  return runtime_->effect({j, config, attributes_[std::size_t(index)], nodes, cc});
+}
+
+bool Engine::place(JobIndex index, const JobConfig& config, std::int32_t count, std::vector<NodeId>& out) {
+  if (count > machine_.free_count()) return false;
+  const AllocationRequest request{job_at(index), count, config, attributes_[std::size_t(index)], machine_, *room_, now_};
+  if (!allocator_->allocate(request, out)) return false;
+  if (static_cast<std::int32_t>(out.size()) != count) {
+    throw SimulationError("allocator returned " + std::to_string(out.size()) + " nodes for " + std::to_string(count));
+  }
+  return true;
+}
+
+bool Engine::start_job(JobIndex index, const JobConfig& config) {
+  const Job& j = job_at(index);
+  const std::int32_t count = config.nodes_of(j);
+  auto& nodes = node_sets_[std::size_t(index)];
+  nodes.clear();
+  if (!place(index, config, count, nodes)) return false;
+  machine_.occupy(nodes);
+  comm_.map_tasks(nodes, attributes_[std::size_t(index)]);
+  configs_[std::size_t(index)] = config;
+  double cc = NAN;
+  const RuntimeEffect effect = effect_of(index, config, nodes, cc);
+  progress_[std::size_t(index)] = {now_, 0, effect.scale, effect.comm_stretch, now_};
+  JobOutcome& outcome = outcomes_[std::size_t(index)];
+  outcome = {now_, NAN, j.runtime_s > j.estimate_s, 0, cc, effect.scale};
+  schedule_end(index);
+  for (SimObserver* observer : observers_) observer->on_job_start(now_, placement(index));
+  return true;
+}
+
+void Engine::schedule_end(JobIndex index) {
+  const Job& j = job_at(index);
+  const Progress& p = progress_[std::size_t(index)];
+  JobOutcome& outcome = outcomes_[std::size_t(index)];
+  if (!std::isnan(outcome.end_s)) running_.erase({p.since_s + (j.estimate_s - p.done_s) * p.scale, index});
+  outcome.end_s = p.since_s + (work_s(j) - p.done_s) * p.scale;
+  ends_.push(outcome.end_s, index);
+  running_.insert({p.since_s + (j.estimate_s - p.done_s) * p.scale, index});
+}
+
+bool Engine::resize(JobIndex index, std::int32_t count, double reconfiguration_s) {
+  if (count < 1 || !is_running(index) || reconfiguration_s < 0) return false;
+  auto& nodes = node_sets_[std::size_t(index)];
+  const auto have = static_cast<std::int32_t>(nodes.size());
+  if (count == have) return true;
+  scratch_.clear();
+  if (count > have && !place(index, configs_[std::size_t(index)], count - have, scratch_)) return false;
+  const std::vector<NodeId> before_nodes = nodes;
+  const JobConfig before_config = configs_[std::size_t(index)];
+  Progress& p = progress_[std::size_t(index)];
+  const double before_stretch = p.comm_stretch;
+  JobOutcome& outcome = outcomes_[std::size_t(index)];
+  outcome.node_seconds += double(have) * (now_ - p.held_since_s);
+  // Work done so far at the old rate (none during an earlier reconfiguration still under way).
+  const Job& j = job_at(index);
+  const double old_estimated_end = p.since_s + (j.estimate_s - p.done_s) * p.scale;
+  running_.erase({old_estimated_end, index});
+  p.done_s += std::max(0.0, now_ - p.since_s) / p.scale;
+  if (count > have) {
+    machine_.occupy(scratch_);
+    nodes.insert(nodes.end(), scratch_.begin(), scratch_.end());
+  } else {
+    machine_.release(std::span<const NodeId>(nodes).subspan(std::size_t(count)));
+    nodes.resize(std::size_t(count));
+  }
+  configs_[std::size_t(index)].nodes = count;
+  double cc = NAN;
+  const RuntimeEffect effect = effect_of(index, configs_[std::size_t(index)], nodes, cc);
+  p.since_s = now_ + reconfiguration_s;
+  p.scale = effect.scale;
+  p.comm_stretch = effect.comm_stretch;
+  p.held_since_s = now_;
+  outcome.end_s = NAN;  // schedule_end must not erase the old estimate twice
+  schedule_end(index);
+  const Placement before{j, before_config, before_nodes, before_stretch};
+  for (SimObserver* observer : observers_) observer->on_job_resize(now_, before, placement(index));
+  return true;
+}
+
+bool Engine::power_off(std::span<const NodeId> nodes) {
+  for (const NodeId n : nodes) {
+    if (!machine_.is_free(n)) return false;
+  }
+  machine_.power_off(nodes);
+  for (SimObserver* observer : observers_) observer->on_node_state(now_, nodes, NodeState::on, NodeState::off);
+  return true;
+}
+
+bool Engine::boot(std::span<const NodeId> nodes) {
+  for (const NodeId n : nodes) {
+    if (machine_.state(n) != NodeState::off) return false;
+  }
+  machine_.begin_boot(nodes);
+  boot_batches_.emplace_back(nodes.begin(), nodes.end());
+  boots_.push(now_ + boot_s_, boot_batches_.size() - 1);
+  for (SimObserver* observer : observers_) observer->on_node_state(now_, nodes, NodeState::off, NodeState::booting);
+  return true;
+}
+
+void Engine::finish_boots(double t) {
+  while (!boots_.empty() && boots_.next_time() == t) {
+    std::vector<NodeId>& batch = boot_batches_[boots_.pop().payload];
+    machine_.end_boot(batch);
+    for (SimObserver* observer : observers_) observer->on_node_state(t, batch, NodeState::booting, NodeState::on);
+    std::vector<NodeId>().swap(batch);
+  }
+}
+
+double Engine::next_observer_s() {
+  double t = INFINITY;
+  for (SimObserver* observer : observers_) t = std::min(t, observer->next_event_s());
+  return t;
+}
+
+bool Engine::step() {
+  // A resized job left an end event behind: drop it.
+  while (!ends_.empty() && (ended_[ends_.top().payload] || outcomes_[std::size_t(ends_.top().payload)].end_s !=
+                                                                   ends_.next_time())) {
+    ends_.pop();
+  }
+  // Observers' own times (a thermostat's mode switches) matter only while jobs remain: once the
+  // last job has ended the run is over, whatever they would do next.
+  const double jobs_s = std::min({ends_.next_time(), next_arrival_s(), boots_.next_time()});
+  if (std::isinf(jobs_s)) return false;
+  const double observer_s = next_observer_s();
+  const double t = std::min(jobs_s, observer_s);
+  now_ = t;
+  for (SimObserver* observer : observers_) observer->advance_to(t);
+  while (!ends_.empty() && ends_.next_time() == t) {
+    const JobIndex index = ends_.pop().payload;
+    if (!ended_[index] && outcomes_[std::size_t(index)].end_s == t) finish(index);
+  }
+  finish_boots(t);
+  for (; next_arrival_ < jobs_.size() && jobs_[next_arrival_].submit_s == t; ++next_arrival_) {
+    scheduler_->submit(static_cast<JobIndex>(next_arrival_), *this);
+  }
+  if (observer_s == t) {
+    for (SimObserver* observer : observers_) {
+      if (observer->next_event_s() == t) observer->on_timer(t);
+    }
+  }
+  scheduler_->schedule(*this);
+  allocator_->manage_power(*this);
+  if (max_queue_ > 0 && scheduler_->queued() > max_queue_) {
+    throw SimulationError("the queue reached " + std::to_string(scheduler_->queued()) + " waiting jobs at t = " +
+                          format_number(std::round(t * 1000) / 1000) + " s (max_queue_jobs = " +
+                          std::to_string(max_queue_) + "): the machine is overloaded at these parameters");
+  }
+  return true;
+}
+
+void Engine::finish(JobIndex index) {
+  const Job& j = job_at(index);
+  JobOutcome& outcome = outcomes_[std::size_t(index)];
+  Progress& p = progress_[std::size_t(index)];
+  auto& nodes = node_sets_[std::size_t(index)];
+  ended_[index] = true;
+  machine_.release(nodes);
+  running_.erase({p.since_s + (j.estimate_s - p.done_s) * p.scale, index});
+  outcome.node_seconds += double(nodes.size()) * (now_ - p.held_since_s);
+  outcome.stretch = (outcome.end_s - outcome.start_s) / work_s(j);
+  for (SimObserver* observer : observers_) observer->on_job_end(now_, placement(index), outcome.killed);
+  if (!keep_nodes_) std::vector<NodeId>().swap(nodes);
+}
 
 }  // namespace
 
-SimulationResult simulate(const Scenario& scenario, std::span<SimObserver* const> observers) {
-  return Engine(scenario, observers).run();
+SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
+  return Engine(scenario, options).run();
 }
 
 }  // namespace dcsweep

@@ -37,12 +37,16 @@ void UtilizationSeries::advance_to(double time_s) {
   last_s_ = time_s;
 }
 
-void UtilizationSeries::on_job_start(double, const Job&, std::span<const NodeId> nodes) {
-  busy_ += static_cast<double>(nodes.size());
+void UtilizationSeries::on_job_start(double, const Placement& placement) {
+  busy_ += static_cast<double>(placement.nodes.size());
 }
 
-void UtilizationSeries::on_job_end(double, const Job&, std::span<const NodeId> nodes, bool) {
-  busy_ -= static_cast<double>(nodes.size());
+void UtilizationSeries::on_job_end(double, const Placement& placement, bool) {
+  busy_ -= static_cast<double>(placement.nodes.size());
+}
+
+void UtilizationSeries::on_job_resize(double, const Placement& before, const Placement& after) {
+  busy_ += static_cast<double>(after.nodes.size()) - static_cast<double>(before.nodes.size());
 }
 
 void UtilizationSeries::report(double end_s, Report& report) {

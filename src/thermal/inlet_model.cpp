@@ -45,6 +45,23 @@ Matrix HeatDistribution::matrix() const {
   return c;
 }
 
+double HeatDistribution::entry(Eigen::Index i, Eigen::Index j) const {
+  if (cumulative_f_.size() > 0) {
+    return double(cumulative_f_(i, j)) - (j > 0 ? double(cumulative_f_(i, j - 1)) : 0.0);
+  }
+  return cumulative_(i, j) - (j > 0 ? cumulative_(i, j - 1) : 0.0);
+}
+
+void HeatDistribution::column(Eigen::Index j, Eigen::VectorXd& out) const {
+  if (cumulative_f_.size() > 0) {
+    out = cumulative_f_.col(j).cast<double>();
+    if (j > 0) out -= cumulative_f_.col(j - 1).cast<double>();
+    return;
+  }
+  out = cumulative_.col(j);
+  if (j > 0) out -= cumulative_.col(j - 1);
+}
+
 InletRise::InletRise(std::shared_ptr<const HeatDistribution> d)
     : d_(std::move(d)), rise_(Eigen::VectorXd::Zero(d_->size())) {}
 

@@ -54,7 +54,7 @@ if "$bin" simulate --trace "$trace" --scheduler easy --json --jobs-out "$tmp/job
   records=$(zcat "$trace" | grep -cv '^;')
   rejected=$(sed -E 's/.*"jobs_rejected": ([0-9]+).*/\1/' "$tmp/metrics.json")
   rows=$(($(wc -l <"$tmp/jobs.csv") - 1))
-  [[ $(head -1 "$tmp/jobs.csv") == "id,submit_s,start_s,end_s,nodes,requested_s,runtime_s" ]] && ok || fail "jobs-out header"
+  [[ $(head -1 "$tmp/jobs.csv") == "id,submit_s,start_s,end_s,nodes,requested_s,runtime_s,node_ids,comm_cost" ]] && ok || fail "jobs-out header"
   [[ $((rows + rejected)) -eq $records ]] && ok || fail "rows $rows + rejected $rejected != records $records"
   dup=$(tail -n +2 "$tmp/jobs.csv" | cut -d, -f1 | sort | uniq -d | head -1)
   [[ -z $dup ]] && ok || fail "job $dup listed twice"

@@ -12,8 +12,10 @@ std::string job_text(const Job& j) { return "job " + std::to_string(j.id); }
 
 }  // namespace
 
-void NodeExclusivityChecker::on_job_start(double t, const Job& job, std::span<const NodeId> nodes) {
-  if (static_cast<std::int32_t>(nodes.size()) != job.nodes) {
+void NodeExclusivityChecker::on_job_start(double t, const Placement& placement) {
+  const Job& job = placement.job;
+  const std::span<const NodeId> nodes = placement.nodes;
+  if (static_cast<std::int32_t>(nodes.size()) != placement.config.nodes_of(job)) {
     violations.push_back(job_text(job) + " got " + std::to_string(nodes.size()) + " nodes, wants " +
                          std::to_string(job.nodes));
   }
@@ -29,14 +31,14 @@ void NodeExclusivityChecker::on_job_start(double t, const Job& job, std::span<co
   }
 }
 
-void NodeExclusivityChecker::on_job_end(double, const Job& job, std::span<const NodeId> nodes, bool) {
-  for (const NodeId n : nodes) {
+void NodeExclusivityChecker::on_job_end(double, const Placement& placement, bool) {
+  for (const NodeId n : placement.nodes) {
     if (n >= 0 && static_cast<std::size_t>(n) < owner_.size()) owner_[n] = -1;
   }
-  (void)job;
 }
 
-std::vector<std::string> check_schedule(const Workload& w, const std::vector<JobOutcome>& out, std::int32_t nodes) {
+std::vector<std::string> check_schedule(const Workload& w, const std::vector<JobOutcome>& out, std::int32_t nodes,
+                                        const std::vector<double>& scale) {
   std::vector<std::string> v;
   if (out.size() != w.jobs.size()) v.push_back("outcome count differs from job count");
   std::vector<std::pair<double, std::int64_t>> deltas;  // (time, +nodes / -nodes); ends sort first
@@ -47,7 +49,9 @@ std::vector<std::string> check_schedule(const Workload& w, const std::vector<Job
     if (o.start_s < j.submit_s) v.push_back(job_text(j) + " starts before it is submitted");
     const bool should_kill = j.runtime_s > j.estimate_s;
     if (o.killed != should_kill) v.push_back(job_text(j) + " kill flag wrong");
-    if (o.end_s != o.start_s + std::min(j.runtime_s, j.estimate_s)) v.push_back(job_text(j) + " end wrong");
+    const double factor = scale.empty() ? 1.0 : scale[i];
+    const double end = o.start_s + std::min(j.runtime_s, j.estimate_s) * factor;
+    if (std::abs(o.end_s - end) > 1e-9 * std::max(1.0, end)) v.push_back(job_text(j) + " end wrong");
     deltas.emplace_back(o.start_s, j.nodes);
     deltas.emplace_back(o.end_s, -j.nodes);
   }

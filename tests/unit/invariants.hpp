@@ -12,17 +12,19 @@ namespace dcsweep::test {
 class NodeExclusivityChecker final : public SimObserver {
  public:
   explicit NodeExclusivityChecker(std::int32_t nodes) : owner_(static_cast<std::size_t>(nodes), -1) {}
-  void on_job_start(double t, const Job& job, std::span<const NodeId> nodes) override;
-  void on_job_end(double t, const Job& job, std::span<const NodeId> nodes, bool killed) override;
+  void on_job_start(double t, const Placement& placement) override;
+  void on_job_end(double t, const Placement& placement, bool killed) override;
   std::vector<std::string> violations;
 
  private:
   std::vector<std::int64_t> owner_;
 };
 
-/// Every job started, not before its submit time, ends at start + min(runtime, estimate) with
-/// `killed` set exactly when runtime > estimate, and busy nodes never exceed the machine.
-std::vector<std::string> check_schedule(const Workload& w, const std::vector<JobOutcome>& out, std::int32_t nodes);
+/// Every job started, not before its submit time, ends at start + min(runtime, estimate) x scale
+/// (scale: per job, the runtime model's factor, recomputed independently by the caller; empty: 1)
+/// with `killed` set exactly when runtime > estimate, and busy nodes never exceed the machine.
+std::vector<std::string> check_schedule(const Workload& w, const std::vector<JobOutcome>& out, std::int32_t nodes,
+                                        const std::vector<double>& scale = {});
 
 /// FCFS: start times never decrease along the queue (arrival) order.
 std::vector<std::string> check_fcfs_order(const Workload& w, const std::vector<JobOutcome>& out);

@@ -72,8 +72,8 @@ TEST(ShippedTraceScaled, CeaCurieOnIntrepidKeepsInvariants) {
 /// Records every node handed out, in order.
 class NodeLog final : public SimObserver {
  public:
-  void on_job_start(double, const Job&, std::span<const NodeId> nodes) override {
-    log.insert(log.end(), nodes.begin(), nodes.end());
+  void on_job_start(double, const Placement& placement) override {
+    log.insert(log.end(), placement.nodes.begin(), placement.nodes.end());
   }
   std::vector<NodeId> log;
 };

@@ -1,6 +1,8 @@
 #pragma once
 // Which nodes are free: one bit per node, so first-fit is a word scan and a job start or end
-// costs one bit operation per node.
+// costs one bit operation per node. Nodes also have a power state: on (free or busy), off, or
+// booting (back to on after a boot time the engine schedules). Only free nodes are allocated;
+// only free nodes may be switched off; only off nodes may boot.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -8,6 +10,8 @@
 namespace dcsweep {
 
 using NodeId = std::int32_t;
+
+enum class NodeState : std::uint8_t { on, off, booting };
 
 class Machine {
  public:
@@ -22,13 +26,31 @@ class Machine {
   /// Marks nodes free; SimulationError if one is already free.
   void release(std::span<const NodeId> nodes);
 
+  std::int32_t off_count() const { return off_count_; }
+  std::int32_t booting_count() const { return booting_count_; }
+  NodeState state(NodeId node) const {
+    return off_bits_.empty() ? NodeState::on
+           : (off_bits_[node >> 6] >> (node & 63)) & 1U     ? NodeState::off
+           : (booting_bits_[node >> 6] >> (node & 63)) & 1U ? NodeState::booting
+                                                            : NodeState::on;
+  }
+
+  /// Free nodes go off; SimulationError if one is not free.
+  void power_off(std::span<const NodeId> nodes);
+  /// Off nodes start booting; SimulationError if one is not off.
+  void begin_boot(std::span<const NodeId> nodes);
+  /// Booting nodes are on and free; SimulationError if one is not booting.
+  void end_boot(std::span<const NodeId> nodes);
+
   /// Appends the `count` lowest-numbered free nodes to `out` (count <= free_count()).
   void lowest_free(std::int32_t count, std::vector<NodeId>& out) const;
 
  private:
   std::int32_t node_count_;
   std::int32_t free_count_;
+  std::int32_t off_count_ = 0, booting_count_ = 0;
   std::vector<std::uint64_t> free_bits_;
+  std::vector<std::uint64_t> off_bits_, booting_bits_;  ///< empty until a node first goes off
 };
 
 }  // namespace dcsweep

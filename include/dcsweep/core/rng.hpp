@@ -22,6 +22,8 @@ enum class StreamPurpose : std::uint64_t {
   workload = 1,   ///< synthetic job generation
   allocator = 2,  ///< random node choice
   room = 3,       ///< generated recirculation of a room (keyed by room_seed, not by the point)
+  runtime = 4,    ///< the runtime model's random terms (meng_tau's r)
+  job_attributes = 5,  ///< per-job attributes the trace lacks (communication pattern of `mixed`)
 };
 
 class RngStream {

@@ -12,13 +12,25 @@
 
 #include "dcsweep/core/registry.hpp"
 #include "dcsweep/platform/platform.hpp"
+#include "dcsweep/workload/workload.hpp"
 
 namespace dcsweep {
 
 struct TypePower {
   double idle_w;
-  double busy_w;
+  double busy_w;                    ///< running a job in the default configuration
+  double cap_offset_w = NAN;        ///< parm: running under CPU cap c draws c + cap_offset_w; NaN: no caps
+  std::vector<double> pstate_busy_w;  ///< oxley: running at P-state k; empty: no P-states
+  double compute_w = NAN, comm_w = NAN, comm_fraction = NAN;  ///< meng: the two phases and their mix
 };
+
+/// What a node of type `t` draws running a job in `config` whose communication phase is stretched
+/// by `comm_stretch` (the runtime model's factor on the communication part, 1: none). For the
+/// meng presets the mix is time-weighted: ((1 - c) P_comp + c s P_comm) / ((1 - c) + c s) ([P0]
+/// section 5.3: "the adjustment in the job's running time is also reflected ... on the
+/// communication power"). SimulationError when the configuration asks for what the preset does
+/// not model (a CPU cap without `parm`, a P-state without `oxley`).
+double busy_power_w(const TypePower& t, const JobConfig& config, double comm_stretch = 1.0);
 
 /// Power of every node type of a platform, indexed like Platform::types.
 using NodePowerTable = std::vector<TypePower>;

@@ -1,18 +1,26 @@
 #pragma once
-// Schedulers decide when queued jobs start. The engine calls `schedule` once per simulated time
-// at which anything happened, after processing every job end and then every arrival.
+// Schedulers decide when queued jobs start, and how. The engine calls `schedule` once per
+// simulated time at which anything happened, after processing every job end, boot completion and
+// arrival. A scheduler may start a job as the trace gives it or in another configuration (node
+// count, CPU power cap, P-state: moldable jobs), resize running jobs (malleable), switch nodes
+// off and on, and read the machine, the jobs' attributes (deadlines, communication patterns)
+// and the room's physical state. Runtimes under a configuration or an allocation come from the
+// simulation's runtime model (sim/runtime_model.hpp); energy follows from the node power states.
 #include <compare>
 #include <cstdint>
 #include <memory>
 #include <set>
 #include <span>
 
+#include "dcsweep/alloc/allocator.hpp"
 #include "dcsweep/core/registry.hpp"
 #include "dcsweep/workload/workload.hpp"
 
 namespace dcsweep {
 
-/// A running job keyed by its estimated end (start + estimate), the only end a scheduler may know.
+/// A running job keyed by its estimated end, the only end a scheduler may know: start + estimate,
+/// the estimate scaled like the runtime when the runtime model stretches a job (see
+/// sim/runtime_model.hpp), and moved when the job is resized.
 struct EstimatedEnd {
   double time_s;
   JobIndex job;
@@ -31,8 +39,24 @@ class SchedulingContext {
   const Job& job(JobIndex index) const { return jobs()[static_cast<std::size_t>(index)]; }
   /// Running jobs, earliest estimated end first (ties by job index).
   virtual const RunningSet& running() const = 0;
-  /// Starts the job now if it fits and the allocator places it; returns whether it started.
-  virtual bool start(JobIndex index) = 0;
+  /// Starts the job now in `config` (default: as the trace gives it) if its nodes are free and
+  /// the allocator places it; returns whether it started.
+  bool start(JobIndex index, const JobConfig& config = {}) { return start_job(index, config); }
+  /// Resizes a running job to `nodes` nodes: shrinking releases its last nodes, growing asks the
+  /// allocator for more. Its remaining work is rescaled by the runtime model, and it holds its
+  /// nodes without progress for `reconfiguration_s` first. False (nothing changes) if it cannot
+  /// grow now or is not running.
+  virtual bool resize(JobIndex index, std::int32_t nodes, double reconfiguration_s) = 0;
+  /// The configuration a running job has now.
+  virtual const JobConfig& config(JobIndex index) const = 0;
+  virtual const JobAttributes& attributes(JobIndex index) const = 0;
+  virtual const Machine& machine() const = 0;
+  virtual const RoomView& room() const = 0;
+  /// Switching nodes off and booting them (node_boot_s, node_boot_energy_j).
+  virtual NodeControl& node_control() = 0;
+
+ protected:
+  virtual bool start_job(JobIndex index, const JobConfig& config) = 0;
 };
 
 class Scheduler {

@@ -20,6 +20,7 @@
 #include "dcsweep/thermal/crac_node.hpp"
 #include "dcsweep/thermal/inlet_model.hpp"
 #include "dcsweep/thermal/recirculation.hpp"
+#include "dcsweep/thermal/room_view.hpp"
 
 namespace dcsweep {
 
@@ -55,7 +56,8 @@ struct ThermalState {
 };
 ThermalState thermal_state(const HeatDistributionBuild& heat, const Eigen::VectorXd& zone_power_w);
 
-class DataCenterModel final : public SimObserver {
+/// The physics as an observer of the simulation, and as the room view its policies read.
+class DataCenterModel final : public SimObserver, public RoomView {
  public:
   /// `heat` may be empty: power and energy only (no room, or thermal_model = none).
   DataCenterModel(const Scenario& scenario, NodePowerTable power, HeatDistributionBuild heat);
@@ -64,27 +66,48 @@ class DataCenterModel final : public SimObserver {
   void advance_to(double time_s) override;
   double next_event_s() override;
   void on_timer(double time_s) override;
-  void on_job_start(double time_s, const Job& job, std::span<const NodeId> nodes) override;
-  void on_job_end(double time_s, const Job& job, std::span<const NodeId> nodes, bool killed) override;
+  void on_job_start(double time_s, const Placement& placement) override;
+  void on_job_end(double time_s, const Placement& placement, bool killed) override;
+  void on_job_resize(double time_s, const Placement& before, const Placement& after) override;
+  void on_node_state(double time_s, std::span<const NodeId> nodes, NodeState from, NodeState to) override;
   void report(double end_s, Report& report) override;
+
+  // RoomView: the state after every change so far, this moment's included
+  bool thermal() const override { return heat_.d || heat_.crac_node; }
+  const Eigen::VectorXd& zone_power_w() const override;
+  double idle_power_w(std::int32_t node) const override;
+  double busy_power_w(std::int32_t node, const JobConfig& config) const override;
+  const Eigen::VectorXd& inlet_rise_k() const override;
+  const HeatDistribution* heat_distribution() const override { return heat_.d.get(); }
+  std::int32_t zone_of(std::int32_t node) const override;
+  double supply_c() const override;
+  double redline_c() const override { return redline_c_; }
 
  private:
   class Bins;
-  bool thermal() const { return heat_.d || heat_.crac_node; }
-  void change(std::span<const NodeId> nodes, double sign);
+  std::size_t type_of(std::int32_t node) const {
+    return platform_.node_type.empty() ? 0 : platform_.node_type[std::size_t(node)];
+  }
+  std::span<const double> job_delta(const Placement& placement);
+  double state_delta(std::size_t type, NodeState state) const;
+  void change(std::span<const NodeId> nodes, std::span<const double> delta_w, double sign);
+  void apply_changes();
   void touch(std::size_t zone, double dp);
   void settle();
 
   const Platform& platform_;
   NodePowerTable power_;
   std::vector<double> delta_w_;       ///< per node type: busy - idle
+  std::vector<double> scratch_delta_;
   std::vector<std::int32_t> type_run_end_;  ///< mixed types: where each node's run of its type ends
   HeatDistributionBuild heat_;
   std::unique_ptr<InletRise> inlet_;
-  Eigen::VectorXd zone_power_w_;      ///< crac_node: the zones' powers (the model solves for them)
+  Eigen::VectorXd zone_power_w_;      ///< the zones' powers (thermal models)
+  Eigen::VectorXd crac_rise_k_;       ///< crac_node: the rises of the last solve
   double max_rise_k_ = 0, removed_heat_w_ = NAN;
   std::unique_ptr<CoolingController> cooling_;
   double redline_c_;
+  double off_w_, boot_w_;             ///< a switched-off node, a booting one
   struct Run {
     std::int32_t begin, end;
     double dp;

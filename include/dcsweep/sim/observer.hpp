@@ -1,9 +1,11 @@
 #pragma once
 // Hook points for models that run alongside the scheduler (thermal, cooling, power). They see
-// every job start and end with its node set, may ask to be woken at times of their own, and add
-// their metrics and series to the report at the end. Contract for an observer:
+// every job start, resize and end with its node set and configuration, every node power state
+// change, may ask to be woken at times of their own, and add their metrics and series to the
+// report at the end. Contract for an observer:
 //   1. advance_to(t) is called before anything changes at time t: integrate state up to t;
-//   2. then on_job_end / on_job_start for the changes at t, and on_timer(t) if t is its own time;
+//   2. then the changes at t (job ends, node states, job starts and resizes), and on_timer(t) if
+//      t is its own time;
 //   3. next_event_s() is asked after each step (inf: nothing pending).
 #include <limits>
 #include <span>
@@ -14,6 +16,14 @@
 
 namespace dcsweep {
 
+/// A job on its nodes: what it runs as, and where.
+struct Placement {
+  const Job& job;
+  const JobConfig& config;
+  std::span<const NodeId> nodes;
+  double comm_stretch = 1.0;  ///< the runtime model's factor on the communication part (power presets use it)
+};
+
 class SimObserver {
  public:
   virtual ~SimObserver() = default;
@@ -21,9 +31,13 @@ class SimObserver {
   /// May settle the changes of the current time first (so it is not const).
   virtual double next_event_s() { return std::numeric_limits<double>::infinity(); }
   virtual void on_timer(double /*time_s*/) {}
-  virtual void on_job_start(double /*time_s*/, const Job&, std::span<const NodeId> /*nodes*/) {}
-  virtual void on_job_end(double /*time_s*/, const Job&, std::span<const NodeId> /*nodes*/,
-                          bool /*killed*/) {}
+  virtual void on_job_start(double /*time_s*/, const Placement&) {}
+  virtual void on_job_end(double /*time_s*/, const Placement&, bool /*killed*/) {}
+  /// A running job changed nodes: `before` is what it ran as until now, `after` from now on.
+  virtual void on_job_resize(double /*time_s*/, const Placement& /*before*/, const Placement& /*after*/) {}
+  /// Nodes changed power state (`from` -> `to`): on (idle) <-> off, off -> booting -> on.
+  virtual void on_node_state(double /*time_s*/, std::span<const NodeId> /*nodes*/, NodeState /*from*/,
+                             NodeState /*to*/) {}
   /// Adds metrics and series; `end_s` is the time of the last event.
   virtual void report(double /*end_s*/, Report& /*report*/) {}
 };

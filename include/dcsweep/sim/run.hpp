@@ -16,7 +16,8 @@ std::vector<MetricSpec> simulation_metric_specs();
 std::vector<SeriesSpec> simulation_series_specs();
 
 /// Simulates the scenario with the observers its parameters ask for: the utilization series and,
-/// when a node power model applies, the data-center physics (its D from `heat`, or built).
-SimulationResult run_simulation(const Scenario& scenario, const HeatProvider& heat = {});
+/// when a node power model applies, the data-center physics (its D from `heat`, or built), which
+/// is also the room view the policies read. `keep_nodes`: each job's nodes in the result.
+SimulationResult run_simulation(const Scenario& scenario, const HeatProvider& heat = {}, bool keep_nodes = false);
 
 }  // namespace dcsweep

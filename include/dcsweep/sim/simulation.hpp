@@ -4,11 +4,18 @@
 //
 // Event order at one simulated time t (deterministic, see INTERFACE.md):
 //   1. observers advance to t;
-//   2. every job end at t, in the order the jobs started (estimate kills included);
-//   3. every arrival at t, in (submit time, job id) order;
-//   4. observers whose own timer is due at t;
-//   5. the scheduler runs once.
+//   2. every job end at t, in the order the ends were scheduled (estimate kills included);
+//   3. every boot completing at t, in the order the boots began;
+//   4. every arrival at t, in (submit time, job id) order;
+//   5. observers whose own timer is due at t;
+//   6. the scheduler runs once (it may start, resize, switch nodes off or boot them);
+//   7. the allocator's manage_power runs once.
 // The run ends with the last job event: observers' own times after it are not processed.
+//
+// A running job's progress is kept in trace seconds of work: it runs at 1 / scale of them per
+// second (scale from the runtime model, sim/runtime_model.hpp), so a resize rescales only what is
+// left. Node power states (on, off, booting) are the Machine's; a boot takes node_boot_s.
+#include <cmath>
 #include <span>
 #include <vector>
 
@@ -34,15 +41,31 @@ struct JobOutcome {
   double start_s;
   double end_s;
   bool killed;
+  double node_seconds = NAN;  ///< nodes x time held, over every configuration it ran in
+  double comm_cost = NAN;     ///< CC_job where it started (NaN: one node, or no network)
+  double stretch = 1.0;       ///< (end - start) / the trace's time for the same work
 };
 
 struct SimulationResult {
   Report report;
   std::vector<JobOutcome> jobs;  ///< indexed like Scenario::workload.jobs
+  /// Each job's nodes at its end, in task order (only when SimulationOptions::keep_nodes).
+  std::vector<std::vector<NodeId>> nodes;
+};
+
+class RoomView;
+
+struct SimulationOptions {
+  std::span<SimObserver* const> observers;
+  const RoomView* room = nullptr;  ///< what policies see of the room (nullptr: no room)
+  bool keep_nodes = false;         ///< fill SimulationResult::nodes (--jobs-out)
 };
 
 /// Runs the scenario to the end. SimulationError if an invariant breaks (a node given twice, or
 /// jobs left that can never start).
-SimulationResult simulate(const Scenario& scenario, std::span<SimObserver* const> observers = {});
+SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options);
+inline SimulationResult simulate(const Scenario& scenario, std::span<SimObserver* const> observers = {}) {
+  return simulate(scenario, SimulationOptions{observers});
+}
 
 }  // namespace dcsweep

@@ -18,8 +18,9 @@ class UtilizationSeries final : public SimObserver {
   UtilizationSeries(std::int32_t node_count, double interval_s);
 
   void advance_to(double time_s) override;
-  void on_job_start(double, const Job&, std::span<const NodeId> nodes) override;
-  void on_job_end(double, const Job&, std::span<const NodeId> nodes, bool) override;
+  void on_job_start(double, const Placement& placement) override;
+  void on_job_end(double, const Placement& placement, bool) override;
+  void on_job_resize(double, const Placement& before, const Placement& after) override;
   void report(double end_s, Report& report) override;
 
  private:

@@ -30,6 +30,10 @@ class HeatDistribution {
                         Eigen::VectorXd& rise) const;
   /// D itself, recovered (tests and `dcsweep thermal`).
   Matrix matrix() const;
+  /// D(i, j) (K/W), from the cumulative columns: O(1).
+  double entry(Eigen::Index i, Eigen::Index j) const;
+  /// Column j of D (zone j's effect on every inlet) into `out`: O(zones).
+  void column(Eigen::Index j, Eigen::VectorXd& out) const;
 
  private:
   Eigen::Index size_;

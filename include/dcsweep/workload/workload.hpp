@@ -1,5 +1,6 @@
 #pragma once
 // The jobs one simulation runs, in arrival order, already converted to the target platform.
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,6 +19,21 @@ struct Job {
   double runtime_s = 0;     ///< actual run time (> 0)
   double estimate_s = 0;    ///< requested time; the runtime when the trace has none
   std::int32_t nodes = 0;   ///< nodes on the simulated platform (>= 1)
+};
+
+/// How a job runs when a policy starts it other than as the trace gives it ([P2] moldable jobs and
+/// power caps, [P3] P-states). The defaults mean "as the trace and the power preset say".
+struct JobConfig {
+  std::int32_t nodes = 0;      ///< 0: the job's own count (Job::nodes)
+  double cpu_cap_w = NAN;      ///< CPU power cap per node; NaN: the power preset's own
+  std::int32_t pstate = -1;    ///< P-state of the cores; -1: the power preset's own
+  std::int32_t nodes_of(const Job& job) const { return nodes > 0 ? nodes : job.nodes; }
+};
+
+/// What a simulation knows of a job beyond its SWF fields, from parameters and seeded streams.
+struct JobAttributes {
+  double deadline_s = INFINITY;   ///< submit + deadline_factor x estimate ([P4])
+  std::uint8_t comm_pattern = 0;  ///< index into comm::pattern_names() (issue 8, [P0] section 3.2)
 };
 
 /// Jobs that could not be simulated, by reason. Never dropped silently: reported as
