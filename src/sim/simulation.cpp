@@ -44,9 +44,16 @@ class Engine final : public SchedulingContext, public NodeControl {
         max_queue_(static_cast<std::size_t>(scenario.params.integer("max_queue_jobs"))),
         boot_s_(scenario.params.real("node_boot_s")) {
     const BuildContext build{scenario.params, scenario.key};
-    scheduler_ = scheduler_registry().at(scenario.params.text("scheduler")).make(build);
-    allocator_ = allocator_registry().at(scenario.params.text("allocator")).make(build, scenario.platform);
+    if (!options.scheduler) own_scheduler_ = scheduler_registry().at(scenario.params.text("scheduler")).make(build);
+    if (!options.allocator) {
+      own_allocator_ = allocator_registry().at(scenario.params.text("allocator")).make(build, scenario.platform);
+    }
+    scheduler_ = options.scheduler ? options.scheduler : own_scheduler_.get();
+    allocator_ = options.allocator ? options.allocator : own_allocator_.get();
     runtime_ = runtime_model_registry().at(scenario.params.text("runtime_model")).make(build, scenario.platform);
+    if (boot_s_ == 0 && scenario.params.real("node_boot_energy_j") > 0) {
+      throw InputError("node_boot_energy_j needs node_boot_s > 0 (the boot energy is drawn over the boot time)");
+    }
   }
 
   SimulationResult run() {
@@ -108,8 +115,10 @@ class Engine final : public SchedulingContext, public NodeControl {
   NoRoom no_room_;
   const RoomView* room_;
   bool keep_nodes_;
-  std::unique_ptr<Scheduler> scheduler_;
-  std::unique_ptr<Allocator> allocator_;
+  std::unique_ptr<Scheduler> own_scheduler_;
+  std::unique_ptr<Allocator> own_allocator_;
+  Scheduler* scheduler_;
+  Allocator* allocator_;
   std::unique_ptr<RuntimeModel> runtime_;
   Machine machine_;
   std::vector<JobOutcome> outcomes_;

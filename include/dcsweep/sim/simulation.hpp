@@ -54,11 +54,16 @@ struct SimulationResult {
 };
 
 class RoomView;
+class Scheduler;
+class Allocator;
 
 struct SimulationOptions {
   std::span<SimObserver* const> observers;
   const RoomView* room = nullptr;  ///< what policies see of the room (nullptr: no room)
   bool keep_nodes = false;         ///< fill SimulationResult::nodes (--jobs-out)
+  /// Policies given by the caller instead of the ones the parameters name (tests, embedding).
+  Scheduler* scheduler = nullptr;
+  Allocator* allocator = nullptr;
 };
 
 /// Runs the scenario to the end. SimulationError if an invariant breaks (a node given twice, or

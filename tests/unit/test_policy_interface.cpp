@@ -1,0 +1,203 @@
+// The engine side of the policy interface (issue 8): jobs started in another configuration,
+// resized, node power states, and the room view, each with its energy accounting worked by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+
+#include "dcsweep/sched/scheduler.hpp"
+#include "dcsweep/sim/catalog.hpp"
+#include "dcsweep/sim/datacenter.hpp"
+#include "dcsweep/sim/scenario.hpp"
+#include "dcsweep/thermal/inlet_model.hpp"
+
+namespace dcsweep {
+namespace {
+
+/// A scheduler that runs a script: at each pass, the action of the current time (if any),
+/// otherwise it starts waiting jobs in order as the trace gives them.
+class ScriptedScheduler final : public Scheduler {
+ public:
+  using Action = std::function<void(SchedulingContext&)>;
+  std::map<double, Action> script;
+  void submit(JobIndex index, const SchedulingContext&) override { queue_.push_back(index); }
+  void schedule(SchedulingContext& ctx) override {
+    if (auto it = script.find(ctx.now()); it != script.end()) it->second(ctx);
+    std::erase_if(queue_, [&](JobIndex j) { return !std::isnan(started_at(ctx, j)) || ctx.start(j); });
+  }
+  std::size_t queued() const override { return queue_.size(); }
+  /// Jobs the script started itself leave the queue too.
+  static double started_at(const SchedulingContext& ctx, JobIndex j) {
+    for (const EstimatedEnd& e : ctx.running()) {
+      if (e.job == j) return 0;
+    }
+    return NAN;
+  }
+
+ private:
+  std::vector<JobIndex> queue_;
+};
+
+/// A 4-node room (1 row, 1 rack) with [P2]'s node power: idle 30 + 18 + 38 = 86 W; running at
+/// CPU cap c: c + 56 W (default cap 60: 116 W). Static cooling (the energies below are compute).
+Scenario parm_room(const std::vector<Job>& jobs, std::map<std::string, double> extra = {}) {
+  ParamSet p(simulation_catalog());
+  p.set("platform", std::string("room"));
+  p.set("room_rows", std::int64_t{1});
+  p.set("room_racks_per_row", std::int64_t{1});
+  p.set("room_nodes_per_rack", std::int64_t{4});
+  p.set("node_power", std::string("parm"));
+  p.set("cooling", std::string("static"));
+  p.set("workload", std::string("poisson"));
+  for (const auto& [name, value] : extra) p.set(name, value);
+  Scenario s = make_scenario(p);
+  s.workload.jobs = jobs;
+  return s;
+}
+
+struct Outcome {
+  SimulationResult result;
+  double compute_j;
+};
+
+Outcome run(const Scenario& s, ScriptedScheduler& scheduler) {
+  auto physics = make_datacenter_model(s);
+  SimObserver* observers[] = {physics.get()};
+  SimulationOptions options{observers, physics.get()};
+  options.scheduler = &scheduler;
+  SimulationResult r = simulate(s, options);
+  return {r, r.report.value("compute_energy_j")};
+}
+
+TEST(PolicyInterface, StartInAnotherConfigurationScalesRuntimeEstimateAndPower) {
+  // A 4-node job of 100 s (request 200 s) started on 2 nodes at a 40 W CPU cap: linear speedup
+  // doubles its runtime (200 s) and its estimate (400 s); each of its nodes draws 96 W.
+  const Scenario s = parm_room({{1, 0, 100, 200, 4}});
+  ScriptedScheduler sched;
+  double estimated_end = NAN;
+  sched.script[0] = [&](SchedulingContext& ctx) {
+    ASSERT_TRUE(ctx.start(0, JobConfig{.nodes = 2, .cpu_cap_w = 40}));
+    estimated_end = ctx.running().begin()->time_s;
+    EXPECT_EQ(ctx.config(0).nodes, 2);
+    EXPECT_EQ(ctx.machine().free_count(), 2);
+  };
+  const Outcome r = run(s, sched);
+  EXPECT_DOUBLE_EQ(estimated_end, 400);
+  EXPECT_DOUBLE_EQ(r.result.jobs[0].end_s, 200);
+  EXPECT_FALSE(r.result.jobs[0].killed);
+  EXPECT_DOUBLE_EQ(r.result.jobs[0].node_seconds, 400);
+  EXPECT_DOUBLE_EQ(r.result.jobs[0].stretch, 2);
+  // idle 4 x 86 W x 200 s + 2 nodes x (96 - 86) W x 200 s
+  EXPECT_NEAR(r.compute_j, 4 * 86.0 * 200 + 2 * 10.0 * 200, 1e-6);
+  EXPECT_DOUBLE_EQ(r.result.report.value("utilization"), 400.0 / (4 * 200));
+}
+
+TEST(PolicyInterface, ResizeRescalesTheRemainingWorkAndAccountsEachPhase) {
+  // Job 0: 4 nodes, 100 s. At t = 50 (job 1 arrives: 1 node, 10 s) job 0 shrinks to 2 nodes with
+  // 10 s of reconfiguration: 50 s of work left at half speed from t = 60, so it ends at 160.
+  const Scenario s = parm_room({{1, 0, 100, 100, 4}, {2, 50, 10, 10, 1}});
+  ScriptedScheduler sched;
+  sched.script[50] = [](SchedulingContext& ctx) {
+    ASSERT_TRUE(ctx.resize(0, 2, 10.0));
+    EXPECT_EQ(ctx.machine().free_count(), 2);
+    EXPECT_DOUBLE_EQ(ctx.running().begin()->time_s, 160);  // the estimate moved with it
+    EXPECT_FALSE(ctx.resize(0, 5, 0));                      // 3 more nodes: only 2 are free
+  };
+  const Outcome r = run(s, sched);
+  const JobOutcome& o = r.result.jobs[0];
+  EXPECT_DOUBLE_EQ(o.end_s, 160);
+  EXPECT_DOUBLE_EQ(o.node_seconds, 4 * 50 + 2 * 110);
+  EXPECT_DOUBLE_EQ(r.result.jobs[1].start_s, 50);  // on a node the shrink freed
+  // busy 116 - 86 = 30 W per node: 4 x 50 s + 2 x 110 s for job 0, 1 x 10 s for job 1;
+  // idle 4 x 86 W over the run's 160 s.
+  EXPECT_NEAR(r.compute_j, 4 * 86.0 * 160 + 30.0 * (4 * 50 + 2 * 110 + 10), 1e-6);
+}
+
+TEST(PolicyInterface, GrowingAJobTakesNodesFromTheAllocator) {
+  const Scenario s = parm_room({{1, 0, 100, 100, 1}, {2, 20, 10, 10, 1}});
+  ScriptedScheduler sched;
+  sched.script[20] = [](SchedulingContext& ctx) { ASSERT_TRUE(ctx.resize(0, 2, 0)); };
+  const Outcome r = run(s, sched);
+  // 20 s on 1 node, then 80 s of work at twice the speed: ends at 20 + 40 = 60.
+  EXPECT_DOUBLE_EQ(r.result.jobs[0].end_s, 60);
+  EXPECT_DOUBLE_EQ(r.result.jobs[0].node_seconds, 1 * 20 + 2 * 40);
+  EXPECT_DOUBLE_EQ(r.result.jobs[1].start_s, 20);
+}
+
+TEST(PolicyInterface, NodePowerStatesOffBootingOnWithExactEnergy) {
+  // Off nodes draw 5 W; a boot takes 20 s and 2,000 J (100 W). Job A (1 node, 100 s) at t = 0,
+  // nodes 2 and 3 switched off at 0; job B (1 node, 10 s) arrives at 50, when node 3 boots.
+  const Scenario s = parm_room({{1, 0, 100, 100, 1}, {2, 50, 10, 10, 1}},
+                               {{"node_off_power_w", 5.0}, {"node_boot_s", 20.0}, {"node_boot_energy_j", 2000.0}});
+  ScriptedScheduler sched;
+  std::vector<std::int32_t> free_seen;
+  sched.script[0] = [&](SchedulingContext& ctx) {
+    const NodeId off[] = {2, 3};
+    EXPECT_FALSE(ctx.node_control().boot(off));  // not off yet
+    ASSERT_TRUE(ctx.node_control().power_off(off));
+    EXPECT_EQ(ctx.machine().off_count(), 2);
+  };
+  sched.script[50] = [&](SchedulingContext& ctx) {
+    const NodeId three[] = {3};
+    ASSERT_TRUE(ctx.node_control().boot(three));
+    EXPECT_EQ(ctx.machine().state(3), NodeState::booting);
+    free_seen.push_back(ctx.machine().free_count());
+  };
+  sched.script[70] = [&](SchedulingContext& ctx) {  // the boot's end is an event of its own
+    EXPECT_EQ(ctx.machine().state(3), NodeState::on);
+    free_seen.push_back(ctx.machine().free_count());
+  };
+  const Outcome r = run(s, sched);
+  EXPECT_EQ(free_seen, (std::vector<std::int32_t>{1, 2}));  // at 50 (before B starts): node 1; at 70: 1 and 3
+  // node 0: 116 W x 100 s; node 1: 86 W x 100 s + 30 W x 10 s (B); node 2: 5 W x 100 s;
+  // node 3: 5 W x 50 s + 100 W x 20 s + 86 W x 30 s.
+  EXPECT_NEAR(r.compute_j, 11600 + 8900 + 500 + (250 + 2000 + 2580), 1e-6);
+}
+
+TEST(PolicyInterface, BootEnergyWithoutABootTimeIsAnInputError) {
+  const Scenario s = parm_room({{1, 0, 10, 10, 1}}, {{"node_boot_energy_j", 100.0}});
+  ScriptedScheduler sched;
+  EXPECT_THROW(run(s, sched), InputError);
+}
+
+/// Records what the room view shows at each allocation.
+class ViewingAllocator final : public Allocator {
+ public:
+  bool allocate(const AllocationRequest& request, std::vector<NodeId>& out) override {
+    zone_power.push_back(request.room.zone_power_w());
+    rise.push_back(request.room.inlet_rise_k());
+    supply.push_back(request.room.supply_c());
+    request.machine.lowest_free(request.nodes, out);
+    return true;
+  }
+  std::vector<Eigen::VectorXd> zone_power, rise;
+  std::vector<double> supply;
+};
+
+TEST(PolicyInterface, RoomViewShowsThisMomentsChangesAndRisesAreDTimesPower) {
+  // Two jobs start in one pass: the second allocation sees the first job's power and its rises.
+  const Scenario s = parm_room({{1, 0, 100, 100, 1}, {2, 0, 100, 100, 2}});
+  auto physics = make_datacenter_model(s);
+  ScriptedScheduler sched;
+  ViewingAllocator alloc;
+  SimObserver* observers[] = {physics.get()};
+  SimulationOptions options{observers, physics.get()};
+  options.scheduler = &sched;
+  options.allocator = &alloc;
+  simulate(s, options);
+  ASSERT_EQ(alloc.zone_power.size(), 2u);
+  EXPECT_EQ(alloc.zone_power[0], Eigen::Vector4d(86, 86, 86, 86));
+  EXPECT_EQ(alloc.zone_power[1], Eigen::Vector4d(116, 86, 86, 86));
+  const Matrix d = physics->heat_distribution()->matrix();
+  for (std::size_t k = 0; k < 2; ++k) {
+    EXPECT_LT((alloc.rise[k] - d * alloc.zone_power[k]).cwiseAbs().maxCoeff(), 1e-9) << k;
+  }
+  EXPECT_EQ(physics->zone_of(3), 3);
+  EXPECT_DOUBLE_EQ(physics->busy_power_w(0, JobConfig{.cpu_cap_w = 44}), 100);
+  EXPECT_DOUBLE_EQ(physics->idle_power_w(0), 86);
+  EXPECT_DOUBLE_EQ(alloc.supply[0], s.params.real("supply_temp_c"));
+}
+
+}  // namespace
+}  // namespace dcsweep
