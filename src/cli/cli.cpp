@@ -17,6 +17,7 @@ constexpr const char* kUsage =
     "                       a whole sweep into one HDF5 file; under mpirun/srun the ranks share it\n"
     "  validate SPEC.toml   checks a sweep spec; prints its axes, point count and cost estimate\n"
     "  thermal [options]    evaluates the thermal and cooling model for one power state (JSON)\n"
+    "  platform NAME        describes a platform; --nodes-out, --matrices-out write its nodes and matrices\n"
     "  plan RESULT.h5 [--ranks P ...]\n"
     "                       predicts a sweep's makespan on P ranks from a result file's point times\n"
     "  list                 every registered policy of every family, with its parameters\n"
@@ -44,7 +45,8 @@ int dispatch(std::span<const std::string> args, std::ostream& out, std::ostream&
   if (command == "run") return cli::run_command(rest, out, err);
   if (command == "plan") return cli::plan_command(rest, out);
   if (command == "thermal") return cli::thermal_command(rest, out, err);
-  throw InputError("unknown command '" + command + "'; valid: simulate, run, validate, thermal, plan, list (see dcsweep --help)");
+  if (command == "platform") return cli::platform_command(rest, out, err);
+  throw InputError("unknown command '" + command + "'; valid: simulate, run, validate, thermal, platform, plan, list (see dcsweep --help)");
 }
 
 }  // namespace

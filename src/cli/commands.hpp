@@ -35,5 +35,6 @@ int validate_command(std::span<const std::string> args, std::ostream& out);
 int run_command(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 int plan_command(std::span<const std::string> args, std::ostream& out);
 int thermal_command(std::span<const std::string> args, std::ostream& out, std::ostream& err);
+int platform_command(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 
 }  // namespace dcsweep::cli

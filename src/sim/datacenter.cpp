@@ -93,6 +93,18 @@ std::string heat_distribution_key(const Platform& platform, const ParamSet& p) {
   return key;
 }
 
+Matrix recirculation_matrix(const Platform& platform, const ParamSet& p, const ThermalZones& zones,
+                            const MatrixReader& reader) {
+  const std::string& a_file = p.text("recirculation");
+  if (!a_file.empty()) {
+    Matrix a = reader(a_file);
+    check_recirculation(a, zones.size(), a_file);
+    return a;
+  }
+  RngStream rng(StreamKey{static_cast<std::uint64_t>(p.integer("room_seed")), 0, 0}, StreamPurpose::room);
+  return generate_recirculation(zones, generator_of(platform, p), rng);
+}
+
 HeatDistributionBuild build_heat_distribution(const Platform& platform, const ParamSet& p,
                                               const MatrixReader& reader) {
   const std::int32_t zone_nodes = zone_nodes_of(platform, p);
@@ -123,15 +135,8 @@ HeatDistributionBuild build_heat_distribution(const Platform& platform, const Pa
     d = reader(path);
     out.warnings = check_heat_distribution(d, zones->size(), path);
   } else {
-    Matrix a;
-    if (!a_file.empty()) {
-      a = reader(a_file);
-      check_recirculation(a, zones->size(), a_file);
-    } else {
-      RngStream rng(StreamKey{static_cast<std::uint64_t>(p.integer("room_seed")), 0, 0}, StreamPurpose::room);
-      a = generate_recirculation(*zones, generator_of(platform, p), rng);
-    }
-    d = heat_distribution_from_recirculation(std::move(a), heat_capacity_rates(*zones, air_of(p)));
+    d = heat_distribution_from_recirculation(recirculation_matrix(platform, p, *zones, reader),
+                                             heat_capacity_rates(*zones, air_of(p)));
   }
   out.d = std::make_shared<const HeatDistribution>(std::move(d));
   return out;

@@ -134,5 +134,32 @@ else
   fail "thermal --platform asu50: $(cat "$tmp/err")"
 fi
 
+# dcsweep platform: a summary, the nodes (one row each), the room's matrices (D equals what
+# `thermal` uses: the inlet rises of a uniform power state recomputed from the written D).
+if "$bin" platform meng40 --nodes-out "$tmp/nodes.csv" --matrices-out "$tmp/m40" >"$tmp/plat.txt" 2>"$tmp/err"; then
+  grep -q "^platform meng40: 40 nodes" "$tmp/plat.txt" && grep -q "network: 3D mesh 2 x 5 x 4" "$tmp/plat.txt" && ok ||
+    fail "platform summary: $(cat "$tmp/plat.txt")"
+  [[ $(head -1 "$tmp/nodes.csv") == "node,type,row,rack,slot,x,y,z,zone" && $(wc -l <"$tmp/nodes.csv") -eq 41 ]] && ok ||
+    fail "platform --nodes-out: $(head -2 "$tmp/nodes.csv")"
+  [[ $(sed -n 8p "$tmp/nodes.csv") == "6,meng_chassis,0,1,2,0,1,2,6" ]] && ok || fail "node 6 row: $(sed -n 8p "$tmp/nodes.csv")"
+  "$bin" thermal --platform meng40 --uniform-power-w 1000 >"$tmp/t1000.json"
+  /usr/bin/python3 - "$tmp/m40_D.csv" "$tmp/t1000.json" <<'PY' && ok || fail "platform --matrices-out D vs thermal"
+import json, sys
+import numpy as np
+d = np.loadtxt(sys.argv[1], delimiter=",")
+t = json.load(open(sys.argv[2]))
+assert d.shape == (40, 40)
+assert np.allclose(15 + d @ np.full(40, 1000.0), t["t_in_c"], atol=1e-9)
+PY
+else
+  fail "platform meng40: $(cat "$tmp/err")"
+fi
+"$bin" platform room --room-rows 2 --room-racks-per-row 2 --room-nodes-per-rack 3 --matrices-out "$tmp/r" >/dev/null &&
+  [[ $(wc -l <"$tmp/r_A.csv") -eq 12 && $(head -1 "$tmp/r_D.csv" | tr ',' '\n' | wc -l) -eq 12 ]] && ok ||
+  fail "platform room --matrices-out"
+expect_error 2 "dcsweep: error: platform: unknown option '--room-rowz'" platform room --room-rowz 2
+expect_error 2 "dcsweep: error: parameter 'platform': unknown value 'meng41' (did you mean 'meng40'?)" platform meng41
+expect_error 2 "dcsweep: error: platform: expected one platform NAME" platform
+
 echo "$pass passed, $failures failed"
 [[ $failures -eq 0 ]]

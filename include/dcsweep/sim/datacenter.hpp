@@ -39,6 +39,10 @@ struct HeatDistributionBuild {
 };
 HeatDistributionBuild build_heat_distribution(const Platform& platform, const ParamSet& params,
                                               const MatrixReader& reader = read_matrix_file);
+/// The cross-interference matrix A of the recirculation model: the `recirculation` file, else the
+/// generator's (for `dcsweep platform --matrices-out`, and what build_heat_distribution uses).
+Matrix recirculation_matrix(const Platform& platform, const ParamSet& params, const ThermalZones& zones,
+                            const MatrixReader& reader = read_matrix_file);
 /// What build_heat_distribution depends on: equal keys give equal matrices (a sweep's cache key).
 std::string heat_distribution_key(const Platform& platform, const ParamSet& params);
 

@@ -47,6 +47,7 @@ class CracNodeModel {
 
   Eigen::Index zones() const { return n_; }
   Eigen::Index cracs() const { return c_; }
+  const InfluenceIndices& indices() const { return a_; }
 
  private:
   Eigen::Index n_, c_;
