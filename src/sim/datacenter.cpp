@@ -5,6 +5,7 @@
 
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/core/text.hpp"
+#include "dcsweep/sim/utilization.hpp"
 
 namespace dcsweep {
 namespace {
@@ -172,6 +173,7 @@ class DataCenterModel::Bins {
       first_ = static_cast<std::int64_t>(std::floor(t0 / interval_s_));
       started_ = true;
     }
+    check_series_span(t1 - double(first_) * interval_s_, interval_s_);
     for (std::int64_t b = std::max(first_, static_cast<std::int64_t>(std::floor(t0 / interval_s_)));; ++b) {
       const double lo = std::max(t0, double(b) * interval_s_), hi = std::min(t1, double(b + 1) * interval_s_);
       if (lo >= t1) break;

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+
+#include "dcsweep/core/error.hpp"
+#include "dcsweep/core/text.hpp"
 
 namespace dcsweep {
 
@@ -9,6 +13,13 @@ ParamSpec series_interval_param() {
   return {.name = "series_interval_s", .type = ParamType::real, .unit = "s", .default_value = 3600.0,
           .min = 0.0, .max = 1.0e9, .min_open = true,
           .help = "width of the averaging interval of the time series (utilization, power, inlet temperature)"};
+}
+
+void check_series_span(double span_s, double interval_s) {
+  if (span_s / interval_s <= double(kMaxSeriesBins)) return;
+  throw SimulationError("the run spans " + format_number(span_s) + " s of simulated time, more than " +
+                        std::to_string(kMaxSeriesBins) + " series bins of series_interval_s = " +
+                        format_number(interval_s) + " s; raise series_interval_s (or check the trace's times)");
 }
 
 SeriesSpec utilization_series_spec() {
@@ -26,6 +37,7 @@ void UtilizationSeries::advance_to(double time_s) {
     node_seconds_.push_back(0.0);
     return;
   }
+  check_series_span(time_s - double(first_bin_) * interval_s_, interval_s_);
   // Integer bin bookkeeping: bin ends are computed, never re-derived by division.
   for (double bin_end = double(bin_ + 1) * interval_s_; time_s >= bin_end; bin_end = double(bin_ + 1) * interval_s_) {
     node_seconds_.back() += busy_ * (bin_end - last_s_);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -70,10 +71,28 @@ class SpecParser {
       else unknown_key(line, "top level", name, keys_of({"sweep", "base", "axes", "zip"}));
     }
     check_axes_apart_from_base();
+    check_point_count();
     return std::move(spec_);
   }
 
  private:
+  /// A grid too large to lay out (a result file of 1e8 points x 21 metrics is 17 GB already) is
+  /// refused here, with its size, instead of failing later for lack of memory.
+  void check_point_count() const {
+    double points = double(spec_.replicates);
+    std::string shape;
+    for (const Axis& axis : spec_.axes) {
+      points *= double(axis.size());
+      shape += axis.name + "[" + std::to_string(axis.size()) + "] x ";
+    }
+    if (points <= double(kMaxSweepPoints)) return;
+    char count[32];
+    std::snprintf(count, sizeof count, "%.4g", points);
+    throw InputError(path_ + ": the grid has " + count + " points (" + shape + "replicate[" +
+                     std::to_string(spec_.replicates) + "]), above the limit of 1e8 points per sweep; split it "
+                     "into several specs");
+  }
+
   [[noreturn]] void fail(int line, const std::string& where, const std::string& what) const {
     throw InputError(path_ + ":" + std::to_string(line) + ": " + where + ": " + what);
   }
@@ -261,8 +280,8 @@ class SpecParser {
   std::vector<double> by_count(double start, double stop, const std::string& scale, const toml::table& t,
                                const std::string& where) const {
     const auto* num = t.get("num")->as_integer();
-    if (num == nullptr || num->get() < 1 || num->get() > 100000000) {
-      fail(line_of(t), where, "range 'num' must be an integer from 1 to 1e8");
+    if (num == nullptr || num->get() < 1 || num->get() > std::int64_t(kMaxAxisValues)) {
+      fail(line_of(t), where, "range 'num' must be an integer from 1 to 1e6");
     }
     const std::int64_t n = num->get();
     if (scale == "log" && (start <= 0 || stop <= 0)) fail(line_of(t), where, "a log range needs start and stop > 0");
@@ -280,7 +299,7 @@ class SpecParser {
     if (scale == "log") fail(line, where, "a log range takes 'num', not 'step'");
     if (step == 0 || (stop - start) * step < 0) fail(line, where, "'step' must be nonzero and lead from start to stop");
     const double count = std::floor((stop - start) / step + 1e-9) + 1;
-    if (count > 1e8) fail(line, where, "range has more than 1e8 values");
+    if (count > double(kMaxAxisValues)) fail(line, where, "range has more than 1e6 values");
     std::vector<double> out;
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(count); ++i) out.push_back(start + static_cast<double>(i) * step);
     return out;

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "dcsweep/core/error.hpp"
+#include "dcsweep/core/text.hpp"
 
 namespace dcsweep {
 namespace {
@@ -70,6 +71,8 @@ void parse_header_line(std::string_view line, SwfHeader& header) {
   read_value("MaxProcs:", header.max_procs);
 }
 
+constexpr double kMaxSwfTime_s = 1e11;
+
 SwfRecord parse_record(std::string_view line, const std::string& name, std::int32_t line_no) {
   std::array<double, kSwfFields> field{};
   int count = 0;
@@ -82,13 +85,20 @@ SwfRecord parse_record(std::string_view line, const std::string& name, std::int3
     while (p != end && !is_space(*p)) ++p;
     if (count < kSwfFields && !parse_field(start, p, field[count])) {
       throw InputError(name + ":" + std::to_string(line_no) + ": field " + std::to_string(count + 1) +
-                       " is not a number: '" + std::string(start, p) + "'");
+                       " is not a number: '" + printable(std::string_view(start, std::size_t(p - start)), 40) + "'");
     }
     ++count;
   }
   if (count != kSwfFields) {
     throw InputError(name + ":" + std::to_string(line_no) + ": expected 18 fields, found " +
                      std::to_string(count));
+  }
+  // Times beyond any machine's life would make a simulation span them (bins, queues): refused.
+  for (const auto& [index, what] : {std::pair{1, "submit time"}, {3, "run time"}, {8, "requested time"}}) {
+    if (field[index] > kMaxSwfTime_s) {
+      throw InputError(name + ":" + std::to_string(line_no) + ": field " + std::to_string(index + 1) + " (" + what +
+                       ") " + format_number(field[index]) + " s is implausible (above 1e11 s, 3,000 years)");
+    }
   }
   SwfRecord r;
   r.id = static_cast<std::int64_t>(field[0]);

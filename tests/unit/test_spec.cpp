@@ -98,6 +98,18 @@ TEST(Spec, ErrorsNameLineAndKey) {
   EXPECT_EQ(error_of("[axes]\ngamma = [0.5\n"), "s.toml:2: Error while parsing array: encountered end-of-file");
 }
 
+TEST(Spec, AGridTooLargeToLayOutIsRefusedWithItsSize) {
+  try {
+    parse("[sweep]\nseed = 1\n[axes]\ngamma = { start = 0.1, stop = 1, num = 1000000 }\n"
+          "redline_c = { start = 20, stop = 30, num = 1000000 }\n");
+    FAIL() << "accepted 1e12 points";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "s.toml: the grid has 1e+12 points (gamma[1000000] x redline_c[1000000] x replicate[1]), "
+                           "above the limit of 1e8 points per sweep; split it into several specs");
+  }
+  EXPECT_THROW(parse("[axes]\ngamma = { start = 0.1, stop = 1, num = 1000001 }\n"), InputError);
+}
+
 TEST(Spec, ConflictsBetweenAxesAndBase) {
   EXPECT_EQ(error_of("[base]\ngamma = 0.5\n[axes]\ngamma = [0.5, 0.6]\n"),
             "s.toml:4: gamma: parameter 'gamma' is set in [base] and varies in an axis");

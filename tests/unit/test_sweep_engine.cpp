@@ -250,6 +250,12 @@ TEST(UtilizationSeries, LastPartialBinAveragesOverItsSimulatedPart) {
   EXPECT_EQ(report.series[0].values, (std::vector<double>{1.0, 1.0}));
 }
 
+TEST(UtilizationSeries, AnAbsurdSpanFailsThePointInsteadOfGrowingWithoutBound) {
+  UtilizationSeries u(2, 1.0);
+  u.advance_to(0);
+  EXPECT_THROW(u.advance_to(1e12), SimulationError);
+}
+
 TEST(ResultLayout, MetricAndParameterNamesNeverClash) {
   // Both become top-level names of the result file.
   const ParamCatalog& catalog = simulation_catalog();

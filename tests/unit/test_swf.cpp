@@ -46,6 +46,18 @@ TEST(Swf, TraceMachineFromHeader) {
             "h.swf: the header gives neither MaxNodes nor MaxProcs; choose a platform");
 }
 
+TEST(Swf, ErrorsAreOneLineWhateverTheBytesAndAbsurdTimesAreRefused) {
+  // A CR, NUL or FS in a field is echoed escaped, and a long field is cut: the error stays one line.
+  const std::string junk = std::string("1 0 0 1") + '\0' + "\x1c\r\v" + std::string(100, '7') +
+                           " 1 -1 -1 1 1 -1 1 1 1 1 1 1 -1 -1\n";
+  const std::string error = input_error([&] { parse_swf(junk, "j.swf"); });
+  EXPECT_EQ(error.find_first_of(std::string("\r\n\v\x1c") + '\0'), std::string::npos) << error;
+  EXPECT_NE(error.find("'1\\x00\\x1c"), std::string::npos) << error;
+  EXPECT_LT(error.size(), 120u);
+  EXPECT_EQ(input_error([] { parse_swf("1 999999999999999999999 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 -1 -1\n", "t.swf"); }),
+            "t.swf:1: field 2 (submit time) 1e+21 s is implausible (above 1e11 s, 3,000 years)");
+}
+
 TEST(Swf, MalformedLinesNameFileAndLine) {
   EXPECT_EQ(input_error([] { parse_swf("; c\n1 0 0 1 1\n", "bad.swf"); }), "bad.swf:2: expected 18 fields, found 5");
   EXPECT_EQ(input_error([] { parse_swf("1 0 0 x1 1 -1 -1 1 1 -1 1 1 1 1 1 1 -1 -1\n", "bad.swf"); }),

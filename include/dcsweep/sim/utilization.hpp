@@ -13,6 +13,12 @@ namespace dcsweep {
 ParamSpec series_interval_param();
 SeriesSpec utilization_series_spec();
 
+/// Series are bounded by the work simulated: a run whose span needs more bins than this (an absurd
+/// submit time, a huge gamma) fails as a point instead of growing without bound.
+inline constexpr std::int64_t kMaxSeriesBins = 10'000'000;
+/// SimulationError when `span_s` needs more than kMaxSeriesBins bins of `interval_s`.
+void check_series_span(double span_s, double interval_s);
+
 class UtilizationSeries final : public SimObserver {
  public:
   UtilizationSeries(std::int32_t node_count, double interval_s);

@@ -24,6 +24,10 @@ struct Axis {
   std::size_t size() const { return values.empty() ? 0 : values.front().size(); }
 };
 
+/// Limits checked when a spec is parsed: values along one axis, and points in the whole grid.
+inline constexpr std::uint64_t kMaxAxisValues = 1'000'000;
+inline constexpr std::uint64_t kMaxSweepPoints = 100'000'000;
+
 struct SweepSpec {
   std::string path;
   std::string text;        ///< the spec file's full text (stored in result files)
