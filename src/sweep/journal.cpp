@@ -69,6 +69,30 @@ bool take_text(std::string_view& in, std::string& text) {
   return true;
 }
 
+/// Decodes a record that passed its CRC into `results`; false if it does not decode.
+bool decodes(std::string_view payload, std::vector<PointResult>& results) {
+  try {
+    results.push_back(decode(payload));
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+/// Moves `in` past the next intact record after its first byte (appending its result); false, with
+/// `in` unchanged, when none follows. A false match of the mark is ruled out by the CRC.
+bool skip_to_next_record(std::string_view& in, std::vector<PointResult>& results) {
+  const std::string_view mark(reinterpret_cast<const char*>(&kRecordMark), sizeof kRecordMark);
+  for (std::size_t at = in.find(mark, 1); at != std::string_view::npos; at = in.find(mark, at + 1)) {
+    std::string_view rest = in.substr(at), payload;
+    if (unframe(rest, payload) && decodes(payload, results)) {
+      in = rest;
+      return true;
+    }
+  }
+  return false;
+}
+
 std::string system_error(const std::string& path, const std::string& what) {
   return path + ": " + what + ": " + std::strerror(errno);
 }
@@ -90,15 +114,19 @@ JournalContents read_journal(const std::string& path) {
       !take(payload, out.header.points)) {
     throw InputError(path + ": the journal's header is damaged; delete it and the result file to start over");
   }
-  while (unframe(in, payload)) {
-    try {
-      out.results.push_back(decode(payload));
-    } catch (const std::exception&) {
-      break;  // a record that passed its CRC but does not decode: treat as the end
-    }
-  }
   out.valid_bytes = bytes.size() - in.size();
-  out.torn_tail = !in.empty();
+  while (!in.empty()) {
+    if (unframe(in, payload) && decodes(payload, out.results)) {
+      out.valid_bytes = bytes.size() - in.size();
+      continue;
+    }
+    // Damaged bytes: resynchronize on the next record that frames and decodes, if any.
+    const std::size_t damaged_at = bytes.size() - in.size();
+    if (!skip_to_next_record(in, out.results)) break;
+    out.skipped.push_back({damaged_at, bytes.size() - in.size() - damaged_at});
+    out.valid_bytes = bytes.size() - in.size();  // the record found was consumed
+  }
+  out.torn_tail = out.valid_bytes < bytes.size();
   return out;
 }
 

@@ -222,6 +222,10 @@ class SweepRun {
     if (!options_.quiet) {
       err_ << "dcsweep: resuming " << options_.output << ": " << resumed_ << " of " << grid_->size()
            << " points already done" << (contents.torn_tail ? " (a torn last record was dropped)" : "") << "\n";
+      for (const DamagedRegion& d : contents.skipped) {
+        err_ << "dcsweep: warning: " << journal << ": " << d.bytes << " damaged bytes at offset " << d.offset
+             << " skipped (the points they held are computed again)\n";
+      }
     }
     return kGo;
   }

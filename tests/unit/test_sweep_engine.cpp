@@ -123,6 +123,26 @@ TEST_F(JournalTest, TornOrCorruptTailIsDroppedAndCutOnReopen) {
   EXPECT_EQ(read_journal(path_).results.size(), 2u);
 }
 
+TEST_F(JournalTest, DamageInTheMiddleCostsOnlyTheRecordsItHits) {
+  std::vector<PointResult> results;
+  for (std::uint64_t i = 0; i < 17; ++i) results.push_back(sample(i));
+  { Journal::create(path_, header_).append(results); }
+  const auto size = std::filesystem::file_size(path_);
+  {  // 16 corrupted bytes at a third of the file
+    std::fstream f(path_, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(size / 3));
+    for (int i = 0; i < 16; ++i) f.put('\x5a');
+  }
+  const JournalContents c = read_journal(path_);
+  EXPECT_GE(c.results.size(), 15u);  // one record hit, two at most if the bytes straddle a boundary
+  EXPECT_LE(c.results.size(), 16u);
+  ASSERT_EQ(c.skipped.size(), 1u);
+  EXPECT_LE(c.skipped[0].offset, size / 3);
+  EXPECT_FALSE(c.torn_tail);
+  EXPECT_EQ(c.valid_bytes, size);
+  expect_same(c.results.back(), sample(16));  // the records after the damage are kept
+}
+
 TEST_F(JournalTest, NotAJournalIsAnInputError) {
   std::ofstream(path_) << "hello";
   EXPECT_NE(test::input_error([&] { read_journal(path_); }).find("not a dcsweep journal"), std::string::npos);

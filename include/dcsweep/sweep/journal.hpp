@@ -3,7 +3,9 @@
 // runs. Rank 0 appends each result as it arrives (one write per batch, fdatasync about once a
 // second), so a run killed at any moment loses only the points in flight. --resume reads the
 // journal, skips what it holds and writes the complete file. Records are framed with a length
-// and a CRC-32; a torn last record (kill during a write) is detected and dropped.
+// and a CRC-32; a torn last record (kill during a write) is detected and dropped, and damaged bytes
+// in the middle (a bad disk block) cost only the records they hit: reading resynchronizes on the
+// next intact record.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -20,11 +22,18 @@ struct JournalHeader {
   std::uint64_t points = 0;   ///< grid size
 };
 
+/// Damaged bytes between intact records (skipped when reading; the records around them are kept).
+struct DamagedRegion {
+  std::uint64_t offset;  ///< where it starts in the file
+  std::uint64_t bytes;
+};
+
 struct JournalContents {
   JournalHeader header;
-  std::vector<PointResult> results;  ///< in the order they were recorded
-  std::uint64_t valid_bytes = 0;     ///< length of the intact prefix
-  bool torn_tail = false;            ///< bytes after the intact prefix were dropped
+  std::vector<PointResult> results;    ///< in the order they were recorded
+  std::uint64_t valid_bytes = 0;       ///< up to the end of the last intact record
+  bool torn_tail = false;              ///< bytes after the last intact record (dropped on reopen)
+  std::vector<DamagedRegion> skipped;  ///< damaged regions between intact records
 };
 
 /// The journal's path for an output file.
