@@ -32,7 +32,7 @@ class EasyScheduler final : public Scheduler {
     double shadow = ctx.now();
     for (const EstimatedEnd& end : ctx.running()) {
       if (available >= need && end.time_s > shadow) break;
-      available += ctx.job(end.job).nodes;
+      available += ctx.config(end.job).nodes_of(ctx.job(end.job));  // a job may run on other than its trace count
       shadow = end.time_s;
     }
     return {shadow, available - need};

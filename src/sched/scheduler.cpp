@@ -5,7 +5,7 @@
 namespace dcsweep {
 
 const SchedulerRegistry& scheduler_registry() {
-  static const SchedulerRegistry registry("scheduler", {easy_scheduler_entry(), fcfs_scheduler_entry()});
+  static const SchedulerRegistry registry("scheduler", {easy_scheduler_entry(), fcfs_scheduler_entry(), conservative_scheduler_entry()});
   return registry;
 }
 

@@ -76,5 +76,6 @@ const SchedulerRegistry& scheduler_registry();
 // Entries, each defined beside its implementation.
 SchedulerRegistry::Entry fcfs_scheduler_entry();
 SchedulerRegistry::Entry easy_scheduler_entry();
+SchedulerRegistry::Entry conservative_scheduler_entry();
 
 }  // namespace dcsweep
