@@ -25,8 +25,8 @@ class Profile {
 
   /// The earliest step start at which `nodes` are free for `duration`, and that step's index;
   /// size() when never (more nodes than the machine will have on: some are off).
-  std::size_t earliest(std::int32_t nodes, double duration) const {
-    for (std::size_t i = 0; i < time_.size(); ++i) {
+  std::size_t earliest(std::int32_t nodes, double duration, std::size_t from = 0) const {
+    for (std::size_t i = from; i < time_.size(); ++i) {
       if (free_[i] < nodes) continue;
       const double end = time_[i] + duration;
       std::size_t j = i;
@@ -77,9 +77,21 @@ class ConservativeScheduler final : public Scheduler {
       const Job& job = ctx.job(queue_[q]);
       const std::size_t step = profile.earliest(job.nodes, job.estimate_s);
       if (step == profile.size()) continue;  // cannot be planned while nodes are off
-      // Started now only if the allocator places it; otherwise it keeps its place in the plan.
-      if (profile.time(step) == now && ctx.start(queue_[q])) started_.push_back(q);
-      profile.reserve(step, job.nodes, job.estimate_s);
+      // Started now only if the allocator places it and its estimate, as the runtime model makes
+      // it for that placement, still fits; otherwise it keeps a place in the plan.
+      double duration = job.estimate_s;
+      const auto fits = [&](double end) {
+        duration = end - now;
+        return profile.earliest(job.nodes, duration) == step;
+      };
+      if (profile.time(step) == now && ctx.start_if(queue_[q], {}, fits)) {
+        started_.push_back(q);
+        profile.reserve(step, job.nodes, duration);
+        continue;
+      }
+      duration = job.estimate_s;
+      const std::size_t later = profile.time(step) == now ? profile.earliest(job.nodes, duration, step + 1) : step;
+      if (later < profile.size()) profile.reserve(later, job.nodes, duration);
     }
     queue_.erase_positions(started_);
   }

@@ -47,9 +47,15 @@ class EasyScheduler final : public Scheduler {
       const JobIndex index = queue_[i];
       const Job& job = jobs[static_cast<std::size_t>(index)];
       if (job.nodes > free) continue;
-      const bool ends_in_time = now + job.estimate_s <= reservation.shadow_s;
+      bool ends_in_time = now + job.estimate_s <= reservation.shadow_s;
       if (!ends_in_time && job.nodes > reservation.extra_nodes) continue;
-      if (!ctx.start(index)) continue;
+      // The estimate the job really gets once placed (a runtime model may stretch it) must pass too.
+      const std::int32_t extra = reservation.extra_nodes;
+      const auto check = [&](double end) {
+        ends_in_time = end <= reservation.shadow_s;
+        return ends_in_time || job.nodes <= extra;
+      };
+      if (!ctx.start_if(index, {}, check)) continue;
       if (!ends_in_time) reservation.extra_nodes -= job.nodes;
       free = ctx.free_nodes();
       started_.push_back(i);

@@ -1,6 +1,7 @@
 #include "dcsweep/sim/catalog.hpp"
 
 #include "dcsweep/alloc/allocator.hpp"
+#include "dcsweep/comm/comm.hpp"
 #include "dcsweep/sched/scheduler.hpp"
 #include "dcsweep/power/node_power.hpp"
 #include "dcsweep/sim/datacenter.hpp"
@@ -22,6 +23,7 @@ void add_plugin_params(ParamCatalog& catalog, const RegistryT& registry) {
 ParamCatalog build_catalog() {
   ParamCatalog catalog;
   for (auto& spec : scenario_params()) catalog.add(std::move(spec));
+  for (auto& spec : comm::comm_params()) catalog.add(std::move(spec));
   catalog.add(series_interval_param());
   for (auto& spec : datacenter_params()) catalog.add(std::move(spec));
   add_plugin_params(catalog, node_power_registry());

@@ -89,7 +89,7 @@ class Engine final : public SchedulingContext, public NodeControl {
   bool boot(std::span<const NodeId> nodes) override;
 
  protected:
-  bool start_job(JobIndex index, const JobConfig& config) override;
+  bool start_job(JobIndex index, const JobConfig& config, const StartCheck& accept) override;
 
  private:
   const Job& job_at(JobIndex index) const { return jobs_[std::size_t(index)]; }
@@ -155,17 +155,21 @@ bool Engine::place(JobIndex index, const JobConfig& config, std::int32_t count, 
   return true;
 }
 
-bool Engine::start_job(JobIndex index, const JobConfig& config) {
+bool Engine::start_job(JobIndex index, const JobConfig& config, const StartCheck& accept) {
   const Job& j = job_at(index);
   const std::int32_t count = config.nodes_of(j);
   auto& nodes = node_sets_[std::size_t(index)];
   nodes.clear();
   if (!place(index, config, count, nodes)) return false;
-  machine_.occupy(nodes);
   comm_.map_tasks(nodes, attributes_[std::size_t(index)]);
-  configs_[std::size_t(index)] = config;
   double cc = NAN;
   const RuntimeEffect effect = effect_of(index, config, nodes, cc);
+  if (accept && !accept(now_ + j.estimate_s * effect.scale)) {
+    nodes.clear();
+    return false;
+  }
+  machine_.occupy(nodes);
+  configs_[std::size_t(index)] = config;
   progress_[std::size_t(index)] = {now_, 0, effect.scale, effect.comm_stretch, now_};
   JobOutcome& outcome = outcomes_[std::size_t(index)];
   outcome = {now_, NAN, j.runtime_s > j.estimate_s, 0, cc, effect.scale};

@@ -75,7 +75,8 @@ std::vector<std::string> check_fcfs_order(const Workload& w, const std::vector<J
 }
 
 std::vector<std::string> check_easy_reservations(const Workload& w, const std::vector<JobOutcome>& out,
-                                                 std::int32_t nodes) {
+                                                 std::int32_t nodes, const std::vector<double>& scale) {
+  auto estimate = [&](std::size_t k) { return w.jobs[k].estimate_s * (scale.empty() ? 1.0 : scale[k]); };
   const std::size_t n = out.size();
   std::vector<std::size_t> by_start(n), by_end(n);
   std::iota(by_start.begin(), by_start.end(), 0);
@@ -94,12 +95,12 @@ std::vector<std::string> check_easy_reservations(const Workload& w, const std::v
     if (out[i].start_s == head_at) continue;  // started as soon as it was head: no reservation needed
     for (; next_start < n && out[by_start[next_start]].start_s <= head_at; ++next_start) {
       const std::size_t k = by_start[next_start];
-      running.insert({out[k].start_s + w.jobs[k].estimate_s, k});
+      running.insert({out[k].start_s + estimate(k), k});
       busy += w.jobs[k].nodes;
     }
     for (; next_end < n && out[by_end[next_end]].end_s <= head_at; ++next_end) {
       const std::size_t k = by_end[next_end];
-      if (running.erase({out[k].start_s + w.jobs[k].estimate_s, k}) != 0) busy -= w.jobs[k].nodes;
+      if (running.erase({out[k].start_s + estimate(k), k}) != 0) busy -= w.jobs[k].nodes;
     }
     std::int64_t available = nodes - busy;
     double shadow = head_at;

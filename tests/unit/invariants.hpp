@@ -32,7 +32,8 @@ std::vector<std::string> check_fcfs_order(const Workload& w, const std::vector<J
 /// EASY: when a job becomes the queue head at t_h (it has arrived and every earlier job has
 /// started), its reservation is the earliest estimated end at which enough nodes are free; it
 /// must start no later than that, whatever was backfilled afterwards.
+/// `scale`: per job, the runtime model's factor (estimates scale with it); empty: 1.
 std::vector<std::string> check_easy_reservations(const Workload& w, const std::vector<JobOutcome>& out,
-                                                 std::int32_t nodes);
+                                                 std::int32_t nodes, const std::vector<double>& scale = {});
 
 }  // namespace dcsweep::test

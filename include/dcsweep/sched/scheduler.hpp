@@ -7,6 +7,7 @@
 // and the room's physical state. Runtimes under a configuration or an allocation come from the
 // simulation's runtime model (sim/runtime_model.hpp); energy follows from the node power states.
 #include <compare>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <set>
@@ -41,7 +42,14 @@ class SchedulingContext {
   virtual const RunningSet& running() const = 0;
   /// Starts the job now in `config` (default: as the trace gives it) if its nodes are free and
   /// the allocator places it; returns whether it started.
-  bool start(JobIndex index, const JobConfig& config = {}) { return start_job(index, config); }
+  bool start(JobIndex index, const JobConfig& config = {}) { return start_job(index, config, {}); }
+  /// The same, but only if `accept(estimated end)` agrees once the allocation (and so the runtime
+  /// model's factor) is known: a backfilling scheduler checks the estimate the job will really
+  /// have. A refused allocation is dropped (the nodes stay free).
+  using StartCheck = std::function<bool(double estimated_end_s)>;
+  bool start_if(JobIndex index, const JobConfig& config, const StartCheck& accept) {
+    return start_job(index, config, accept);
+  }
   /// Resizes a running job to `nodes` nodes: shrinking releases its last nodes, growing asks the
   /// allocator for more. Its remaining work is rescaled by the runtime model, and it holds its
   /// nodes without progress for `reconfiguration_s` first. False (nothing changes) if it cannot
@@ -56,7 +64,7 @@ class SchedulingContext {
   virtual NodeControl& node_control() = 0;
 
  protected:
-  virtual bool start_job(JobIndex index, const JobConfig& config) = 0;
+  virtual bool start_job(JobIndex index, const JobConfig& config, const StartCheck& accept) = 0;
 };
 
 class Scheduler {
