@@ -39,13 +39,14 @@ void coordinator(TaskGraph& g, double w) {
 }
 
 /// Sum over unordered pairs of one dimension's distance, from the count of nodes at each
-/// coordinate (wrap-around on a torus).
-double dimension_pairs(std::span<const std::int64_t> count, bool torus) {
-  const auto extent = static_cast<std::int64_t>(count.size());
+/// coordinate (wrap-around on a torus). Mesh: prefix counts and coordinate sums, O(L). Torus:
+/// over the occupied coordinates only, O(k^2) for k of them (a job's block spans few).
+double dimension_pairs(std::span<const std::int32_t> count, bool torus) {
+  const auto extent = static_cast<std::int32_t>(count.size());
   double sum = 0;
-  if (!torus) {  // sum over v of c[v] (v C(<v) - S(<v)): prefix counts and coordinate sums
+  if (!torus) {  // sum over v of c[v] (v C(<v) - S(<v))
     double below = 0, below_sum = 0;
-    for (std::int64_t v = 0; v < extent; ++v) {
+    for (std::int32_t v = 0; v < extent; ++v) {
       const double c = double(count[std::size_t(v)]);
       sum += c * (double(v) * below - below_sum);
       below += c;
@@ -53,11 +54,16 @@ double dimension_pairs(std::span<const std::int64_t> count, bool torus) {
     }
     return sum;
   }
-  for (std::int64_t u = 0; u < extent; ++u) {
-    if (count[std::size_t(u)] == 0) continue;
-    for (std::int64_t v = u + 1; v < extent; ++v) {
-      const std::int64_t k = v - u;
-      sum += double(count[std::size_t(u)]) * double(count[std::size_t(v)]) * double(std::min(k, extent - k));
+  std::int32_t occupied[1024];
+  std::size_t k = 0;
+  for (std::int32_t v = 0; v < extent && k < std::size(occupied); ++v) {
+    if (count[std::size_t(v)] != 0) occupied[k++] = v;
+  }
+  for (std::size_t a = 0; a < k; ++a) {
+    for (std::size_t b = a + 1; b < k; ++b) {
+      const std::int32_t d = occupied[b] - occupied[a];
+      sum += double(count[std::size_t(occupied[a])]) * double(count[std::size_t(occupied[b])]) *
+             double(std::min(d, extent - d));
     }
   }
   return sum;
@@ -113,16 +119,32 @@ TaskGraph task_graph(std::uint8_t pattern, std::int32_t tasks) {
 }
 
 double pairwise_hops(const Platform& platform, std::span<const NodeId> nodes) {
-  double sum = 0;
-  std::vector<std::int64_t> count;
-  for (std::size_t d = 0; d < 3; ++d) {
-    const std::int32_t extent = platform.network_dims[d];
-    if (extent <= 1) continue;
-    count.assign(std::size_t(extent), 0);
-    for (const NodeId n : nodes) ++count[std::size_t(platform.coordinate(n)[d])];
-    sum += dimension_pairs(count, platform.network == NetworkKind::torus);
+  // L1 distance is a sum over dimensions: count the nodes at each coordinate of each, once.
+  const auto [dx, dy, dz] = platform.network_dims;
+  if (dx > 1024 || dy > 1024 || dz > 1024) throw InputError("network dimensions above 1024 are not supported");
+  std::vector<std::int32_t> count(std::size_t(dx + dy + dz), 0);
+  std::int32_t* const cx = count.data();
+  std::int32_t* const cy = cx + dx;
+  std::int32_t* const cz = cy + dy;
+  // Node ids are row-major over (x, y, z): a run of consecutive ids (a first-fit block is one)
+  // is counted a z-row at a time, with one division per row instead of three per node.
+  const std::int32_t plane = dy * dz;
+  for (std::size_t i = 0; i < nodes.size();) {
+    std::size_t j = i + 1;
+    while (j < nodes.size() && nodes[j] == nodes[j - 1] + 1) ++j;
+    for (NodeId p = nodes[i], end = nodes[j - 1] + 1; p < end;) {
+      const NodeId row_end = std::min(end, p - p % dz + dz);
+      const std::int32_t length = row_end - p;
+      cx[p / plane] += length;
+      cy[(p / dz) % dy] += length;
+      for (std::int32_t z = p % dz, stop = z + length; z < stop; ++z) ++cz[z];
+      p = row_end;
+    }
+    i = j;
   }
-  return sum;
+  const bool torus = platform.network == NetworkKind::torus;
+  return dimension_pairs({cx, std::size_t(dx)}, torus) + dimension_pairs({cy, std::size_t(dy)}, torus) +
+         dimension_pairs({cz, std::size_t(dz)}, torus);
 }
 
 double comm_cost(const Platform& platform, std::span<const NodeId> nodes, const TaskGraph& graph) {

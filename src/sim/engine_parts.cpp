@@ -27,7 +27,8 @@ std::vector<JobAttributes> job_attributes(const Scenario& s) {
 CommCostModel::CommCostModel(const Scenario& s)
     : platform_(s.platform),
       network_(s.platform.network != NetworkKind::none),
-      metrics_(s.params.boolean("comm_cost_metrics")),
+      metrics_(s.params.text("comm_cost_metrics") == "on" ||
+               (s.params.text("comm_cost_metrics") == "auto" && s.platform.node_count <= 4096)),
       rcb_(comm::mapping_of(s.params.text("task_mapping")) == comm::Mapping::rcb) {
   if (rcb_ && !network_) {
     throw InputError("task_mapping 'rcb' needs a platform with a network (mesh or torus); platform '" +

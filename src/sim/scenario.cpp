@@ -79,8 +79,10 @@ std::vector<ParamSpec> scenario_params() {
              "how long a job runs as and where it is placed (sim/runtime_model.hpp)"),
       real("deadline_factor", "", 1.0, 0.0, 1.0e6, "a job's deadline is submit + deadline_factor x requested time ([P4])",
            true),
-      boolean("comm_cost_metrics", true,
-              "compute CC_job at every job start on platforms with a network (avg_comm_cost, --jobs-out comm_cost)"),
+      choice("comm_cost_metrics", {"auto", "on", "off"}, "auto",
+             "CC_job at every job start on platforms with a network (avg_comm_cost, --jobs-out comm_cost); auto: on "
+             "up to 4,096 nodes (above, it costs a large share of a scheduling-only run), or when the runtime model "
+             "needs it"),
       real("node_boot_s", "s", 0.0, 0.0, 1.0e6, "time a switched-off node takes to boot", false),
       real("node_boot_energy_j", "J", 0.0, 0.0, 1.0e12, "energy a node draws while booting (spread over node_boot_s)",
            false),

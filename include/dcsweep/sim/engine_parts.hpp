@@ -20,7 +20,7 @@ class CommCostModel {
  public:
   explicit CommCostModel(const Scenario& scenario);
   /// Whether CC_job is computed at job starts: the platform has a network, and the runtime model
-  /// needs it or comm_cost_metrics is on.
+  /// needs it or comm_cost_metrics is on (auto: on up to 4,096 nodes).
   bool wanted(bool model_needs) const { return network_ && (model_needs || metrics_); }
   /// CC_job of the tasks on `nodes` (task i on nodes[i]); NaN for one node.
   double cost(std::span<const NodeId> nodes, const JobAttributes& attributes) const;
