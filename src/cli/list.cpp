@@ -5,6 +5,8 @@
 #include "commands.hpp"
 #include "dcsweep/cli/cli.hpp"
 #include "dcsweep/alloc/allocator.hpp"
+#include "dcsweep/comm/comm.hpp"
+#include "dcsweep/sim/runtime_model.hpp"
 #include "dcsweep/core/text.hpp"
 #include "dcsweep/sched/scheduler.hpp"
 #include "dcsweep/sim/catalog.hpp"
@@ -47,7 +49,15 @@ int list_command(std::span<const std::string> args, std::ostream& out) {
   print_family(out, platform_registry());
   print_family(out, node_power_registry());
   print_family(out, cooling_registry());
-  out << "common simulation parameters:\n";
+  print_family(out, runtime_model_registry());
+  out << "communication patterns (comm_pattern; mixed: one of the last eight per job):\n";
+  for (std::size_t i = 0; i < comm::pattern_names().size(); ++i) {
+    out << "  " << std::left << std::setw(12) << comm::pattern_names()[i] << ' ' << comm::pattern_descriptions()[i]
+        << "\n";
+  }
+  out << "\ncommunication parameters:\n";
+  for (const ParamSpec& spec : comm::comm_params()) print_param(out, spec, "  ");
+  out << "\ncommon simulation parameters:\n";
   for (const ParamSpec& spec : scenario_params()) print_param(out, spec, "  ");
   print_param(out, series_interval_param(), "  ");
   out << "\ndata-center physics parameters:\n";
