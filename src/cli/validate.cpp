@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdio>
 #include <iomanip>
 #include <numeric>
 #include <ostream>
@@ -10,6 +11,7 @@
 #include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/sweep/cost.hpp"
 #include "dcsweep/sweep/inputs.hpp"
+#include "dcsweep/sweep/point.hpp"
 
 namespace dcsweep::cli {
 namespace {
@@ -44,6 +46,15 @@ void print_axes(std::ostream& out, const SweepSpec& spec) {
   out << "  " << std::left << std::setw(20) << "replicate" << std::right << std::setw(8) << spec.replicates << "\n";
 }
 
+std::string bytes_text(double bytes) {
+  const char* units[] = {"B", "KB", "MB", "GB", "TB"};
+  std::size_t u = 0;
+  for (; u + 1 < std::size(units) && bytes >= 1000; ++u) bytes /= 1000;
+  char text[32];
+  std::snprintf(text, sizeof text, bytes < 10 ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+  return text;
+}
+
 }  // namespace
 
 int validate_command(std::span<const std::string> args, std::ostream& out) {
@@ -64,7 +75,17 @@ int validate_command(std::span<const std::string> args, std::ostream& out) {
   print_axes(out, spec);
   out << "points: " << grid.size() << "\n"
       << "estimated cost: " << format_number(std::round(total * 100) / 100) << " core-seconds (longest point "
-      << format_number(std::round(longest * 1000) / 1000) << " s), plus reading each trace once per rank\n";
+      << format_number(std::round(longest * 1000) / 1000) << " s, room builds included), plus reading each trace "
+      << "once per rank\n";
+  const ResultLayout layout = ResultLayout::of_simulation();
+  const OutputEstimate output =
+      estimate_output(grid, caching_trace_loader(), layout.metrics.size(), layout.series.size());
+  out << "estimated output: " << bytes_text(output.result_bytes) << " result file (uncompressed), "
+      << bytes_text(output.journal_bytes) << " journal while it runs; " << format_number(std::round(output.series_samples))
+      << " series samples\n";
+  if (output.journal_bytes > 1e9) {
+    out << "note: the series are most of that volume; series_interval_s = 0 records none, a larger interval fewer\n";
+  }
   return kExitOk;
 }
 

@@ -11,8 +11,9 @@ namespace dcsweep {
 
 ParamSpec series_interval_param() {
   return {.name = "series_interval_s", .type = ParamType::real, .unit = "s", .default_value = 3600.0,
-          .min = 0.0, .max = 1.0e9, .min_open = true,
-          .help = "width of the averaging interval of the time series (utilization, power, inlet temperature)"};
+          .min = 0.0, .max = 1.0e9,
+          .help = "width of the averaging interval of the time series (utilization, power, inlet temperature); 0: "
+                  "no series (big designs: the series are most of a result file's and journal's volume)"};
 }
 
 void check_series_span(double span_s, double interval_s) {
@@ -30,6 +31,7 @@ UtilizationSeries::UtilizationSeries(std::int32_t node_count, double interval_s)
     : node_count_(node_count), interval_s_(interval_s) {}
 
 void UtilizationSeries::advance_to(double time_s) {
+  if (interval_s_ == 0) return;  // no series asked for
   if (!started_) {
     started_ = true;
     first_bin_ = bin_ = static_cast<std::int64_t>(std::floor(time_s / interval_s_));

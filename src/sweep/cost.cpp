@@ -1,6 +1,10 @@
 #include "dcsweep/sweep/cost.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
+#include <optional>
+#include <set>
 
 #include "dcsweep/sim/datacenter.hpp"
 
@@ -48,6 +52,34 @@ TraceLoader caching_trace_loader() {
 
 namespace {
 
+/// The room a point's physics uses, and the zones it has (0: none, or not built by a dense LU).
+struct RoomUse {
+  std::string key;
+  double dense_zones = 0;
+};
+
+std::optional<RoomUse> room_of(const ParamSet& p) {
+  if (p.text("platform") == "trace" || p.text("thermal_model") == "none" || p.text("node_power") == "none") {
+    return std::nullopt;
+  }
+  const Platform platform = *platform_registry().at(p.text("platform")).make({p, {}}, TraceHint{});
+  if (!platform.has_room()) return std::nullopt;
+  const auto zone_nodes = p.integer("thermal_zone_nodes") > 0 ? p.integer("thermal_zone_nodes")
+                                                              : std::int64_t{platform.zone_nodes};
+  const bool dense = p.text("thermal_model") != "crac_node" && p.text("heat_distribution").empty();
+  return RoomUse{heat_distribution_key(platform, p), dense ? double(platform.node_count) / double(zone_nodes) : 0.0};
+}
+
+/// Adds each distinct room's D build to the first point that uses it (on the ranks that own it).
+void add_room_builds(const Grid& grid, const CostModel& model, std::vector<double>& costs) {
+  std::set<std::string> seen;
+  for (std::uint64_t i = 0; i < grid.size(); ++i) {
+    const std::optional<RoomUse> room = room_of(grid.params(i));
+    if (!room || !seen.insert(room->key).second) continue;
+    if (costs[i] >= 0) costs[i] += model.per_zone3_s * room->dense_zones * room->dense_zones * room->dense_zones;
+  }
+}
+
 /// Builds (and so checks) each distinct room of the grid numbered `part` modulo `parts`, so that
 /// a bad matrix file is an input error before anything runs. The provider caches what it built.
 void check_rooms(const Grid& grid, const HeatProvider& heat, std::size_t part, std::size_t parts) {
@@ -75,8 +107,35 @@ std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, 
     if (added) cost = workload_cost(make_scenario(p, i, grid.replicate(i), loader), model);
     costs[i] = cost;
   }
+  add_room_builds(grid, model, costs);
   if (heat) check_rooms(grid, heat, part, parts);
   return costs;
+}
+
+OutputEstimate estimate_output(const Grid& grid, const TraceLoader& loader, std::size_t metric_count,
+                               std::size_t series_count) {
+  std::map<std::string, double> span_of;  // workload key -> simulated span (s)
+  OutputEstimate out;
+  for (std::uint64_t i = 0; i < grid.size(); ++i) {
+    const ParamSet p = grid.params(i);
+    auto [it, added] = span_of.try_emplace(workload_key(p), 0.0);
+    if (added) {
+      const Scenario s = make_scenario(p, i, grid.replicate(i), loader);
+      double first = INFINITY, last = 0;
+      for (const Job& j : s.workload.jobs) {
+        first = std::min(first, j.submit_s);
+        last = std::max(last, j.submit_s + j.runtime_s);
+      }
+      it->second = s.workload.jobs.empty() ? 0.0 : last - first;  // at least: queues only make it longer
+    }
+    const double interval = p.real("series_interval_s");
+    const double samples = interval > 0 ? std::ceil(it->second / interval) * double(series_count) : 0.0;
+    out.series_samples += samples;
+    const double metrics = 8.0 * double(metric_count) + 64;  // values, status, wall time, rank, cost
+    out.result_bytes += metrics + 16 * samples;
+    out.journal_bytes += metrics + 16 * samples + 48;  // framing and the point's header
+  }
+  return out;
 }
 
 }  // namespace dcsweep

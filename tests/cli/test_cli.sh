@@ -161,5 +161,18 @@ expect_error 2 "dcsweep: error: platform: unknown option '--room-rowz'" platform
 expect_error 2 "dcsweep: error: parameter 'platform': unknown value 'meng41' (did you mean 'meng40'?)" platform meng41
 expect_error 2 "dcsweep: error: platform: expected one platform NAME" platform
 
+# Bounded work: a room too large for a dense D names its size and the parameter; validate estimates
+# the output volume and counts room builds in the cost.
+expect_error 2 "dcsweep: error: platform room (40960 nodes): a D of 40960 x 40960 zones needs 13.4 GB" \
+  simulate --platform room --room-rows 40 --room-racks-per-row 32 --room-nodes-per-rack 32 --workload poisson
+printf '[sweep]\nseed = 1\n[base]\nplatform = "oxley4320"\nworkload = "poisson"\n[axes]\ngamma = [0.5, 1]\n' >"$tmp/o4320.toml"
+if "$bin" validate "$tmp/o4320.toml" >"$tmp/v.txt" 2>"$tmp/err"; then
+  awk '/^estimated cost:/ { exit !($3 > 3) }' "$tmp/v.txt" && ok || fail "room build not in the cost: $(cat "$tmp/v.txt")"
+  grep -q "^estimated output: .* result file (uncompressed), .* journal while it runs" "$tmp/v.txt" && ok ||
+    fail "no output estimate: $(cat "$tmp/v.txt")"
+else
+  fail "validate o4320: $(cat "$tmp/err")"
+fi
+
 echo "$pass passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -24,6 +24,9 @@
 
 namespace dcsweep {
 
+/// Largest thermal model built (zones); above, set thermal_zone_nodes (README, Data-center physics).
+inline constexpr std::int32_t kMaxThermalZones = 8192;
+
 /// Every parameter of the physics (power presets, thermal model, generator, cooling).
 std::vector<ParamSpec> datacenter_params();
 std::vector<MetricSpec> datacenter_metric_specs();

@@ -1,8 +1,9 @@
 #pragma once
 // A-priori cost of each sweep point, used to hand out the most expensive points first and by
 // `dcsweep validate`. The model is linear in the jobs simulated and the node ids handed out,
-// plus jobs x thermal zones when the physics is on, calibrated on the benchmarks (README,
-// Performance): seconds on one core. It does not see how long queues grow (arrival scaling).
+// plus jobs x thermal zones when the physics is on, plus each distinct room's D build on the
+// first point that uses it, calibrated on the benchmarks (README, Performance): seconds on one
+// core. It does not see how long queues grow (arrival scaling).
 #include <vector>
 
 #include "dcsweep/sim/datacenter.hpp"
@@ -16,6 +17,8 @@ struct CostModel {
   double per_node_s = 3.2e-9;  ///< allocation and release per node of a job
   double per_job_zone_s = 5e-10;             ///< recirculation model: O(zones) per start and end
   double per_job_zone_crac_node_s = 1e-6;    ///< CRAC+node model: a sparse solve per change
+  double per_zone3_s = 5.2e-11;  ///< building a room's D (dense LU): zones^3, once per rank and room
+                                 ///< (oxley4320 at node level: 4.2 s); counted on its first point
 };
 
 /// Estimated seconds per flat point. Builds each distinct workload once (so a missing trace or
@@ -26,6 +29,16 @@ struct CostModel {
 /// heat_distribution or recirculation file is reported here, and the built D is cached for later.
 std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, const CostModel& model = {},
                                    std::size_t part = 0, std::size_t parts = 1, const HeatProvider& heat = {});
+
+/// What a sweep will write, estimated from the workloads' spans: each point's metrics, and its
+/// series (span / series_interval_s samples of time and value, per series).
+struct OutputEstimate {
+  double series_samples = 0;  ///< over all points and series
+  double result_bytes = 0;    ///< the HDF5 file, uncompressed
+  double journal_bytes = 0;   ///< OUT.h5.journal at its largest (every point)
+};
+OutputEstimate estimate_output(const Grid& grid, const TraceLoader& loader, std::size_t metric_count,
+                               std::size_t series_count);
 
 /// A loader that parses each trace path once.
 TraceLoader caching_trace_loader();
