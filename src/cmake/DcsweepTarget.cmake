@@ -23,6 +23,12 @@ if(DCSWEEP_SANITIZE)
   target_link_options(dcsweep_settings INTERFACE -fsanitize=address,undefined)
 endif()
 
+if(DCSWEEP_FUZZ)  # every library instrumented for coverage-guided fuzzing, with ASan and UBSan
+  target_compile_options(dcsweep_settings INTERFACE -fsanitize=fuzzer-no-link,address,undefined
+                         -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+  target_link_options(dcsweep_settings INTERFACE -fsanitize=address,undefined)
+endif()
+
 function(dcsweep_library name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
   add_library(dcsweep_${name} STATIC ${ARG_SOURCES})

@@ -2,7 +2,9 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <charconv>
 #include <cstring>
 #include <memory>
@@ -72,6 +74,7 @@ void parse_header_line(std::string_view line, SwfHeader& header) {
 }
 
 constexpr double kMaxSwfTime_s = 1e11;
+constexpr double kMaxSwfCount = 1e15;
 
 SwfRecord parse_record(std::string_view line, const std::string& name, std::int32_t line_no) {
   std::array<double, kSwfFields> field{};
@@ -100,6 +103,14 @@ SwfRecord parse_record(std::string_view line, const std::string& name, std::int3
                        ") " + format_number(field[index]) + " s is implausible (above 1e11 s, 3,000 years)");
     }
   }
+  // Counts and ids become integers: a value beyond any machine is refused, not cast (UB).
+  for (const auto& [index, what] : {std::pair{0, "job number"}, {4, "allocated processors"},
+                                    {7, "requested processors"}, {10, "status"}}) {
+    if (!(std::abs(field[index]) <= kMaxSwfCount)) {
+      throw InputError(name + ":" + std::to_string(line_no) + ": field " + std::to_string(index + 1) + " (" + what +
+                       ") " + format_number(field[index]) + " is out of range (above 1e15)");
+    }
+  }
   SwfRecord r;
   r.id = static_cast<std::int64_t>(field[0]);
   r.submit_s = field[1];
@@ -107,7 +118,7 @@ SwfRecord parse_record(std::string_view line, const std::string& name, std::int3
   r.alloc_procs = static_cast<std::int64_t>(field[4]);
   r.req_procs = static_cast<std::int64_t>(field[7]);
   r.requested_s = field[8];
-  r.status = static_cast<std::int32_t>(field[10]);
+  r.status = static_cast<std::int32_t>(std::clamp(field[10], -1e9, 1e9));  // 1e15 passes the check above
   r.line = line_no;
   return r;
 }

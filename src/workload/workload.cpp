@@ -36,11 +36,13 @@ bool convert(const SwfRecord& r, const Conversion& c, Job& job, RejectedJobs& re
   const std::int64_t procs = record_procs(r);
   if (procs <= 0) return reject(rejected.no_size, "no allocated or requested processors");
   const std::int64_t own_nodes = (procs + c.cores_per_node - 1) / c.cores_per_node;
-  const auto nodes = static_cast<std::int64_t>(std::ceil(static_cast<double>(own_nodes) * c.factor - 1e-9));
-  if (nodes > c.platform_nodes) {
-    return reject(rejected.too_large, std::to_string(nodes) + " nodes on a " +
-                                          std::to_string(c.platform_nodes) + "-node platform");
+  // Compared as a double first: a scaled size may exceed any integer type.
+  const double scaled = std::ceil(static_cast<double>(own_nodes) * c.factor - 1e-9);
+  if (scaled > c.platform_nodes) {
+    return reject(rejected.too_large, format_number(scaled) + " nodes on a " + std::to_string(c.platform_nodes) +
+                                          "-node platform");
   }
+  const auto nodes = static_cast<std::int64_t>(scaled);
   job.id = r.id;
   job.submit_s = r.submit_s;
   job.runtime_s = r.runtime_s;

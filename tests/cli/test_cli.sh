@@ -40,6 +40,11 @@ expect_error 2 "dcsweep: error: parameter 'gamma': -1 is out of range" \
 expect_error 2 "dcsweep: error: parameter 'allocator': unknown value 'best_fit'" \
   simulate --trace "$traces/KTH-SP2-1996-2.1-cln.swf" --allocator best_fit
 expect_error 2 "dcsweep: error: unknown command" frobnicate
+printf '; MaxNodes: 8\n1 0 0 10 2 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n' >"$tmp/one.swf"
+expect_error 2 "dcsweep: error: allocator 'mc1x1' needs a platform with a network (mesh or torus); platform 'trace' has none" \
+  simulate --trace "$tmp/one.swf" --allocator mc1x1
+expect_error 2 "dcsweep: error: task_mapping 'rcb' needs a platform with a network" simulate --trace "$tmp/one.swf" --task-mapping rcb
+expect_error 2 "dcsweep: error: parameter 'comm_pattern': unknown value 'ring'" simulate --trace "$tmp/one.swf" --comm-pattern ring
 printf '[sweep]\nseed = 1\n[axes]\ngamma = []\n' >"$tmp/empty.toml"
 expect_error 2 "dcsweep: error: $tmp/empty.toml:4: [axes] gamma: empty axis" validate "$tmp/empty.toml"
 expect_error 2 "dcsweep: error: $tmp/missing.toml: cannot open the spec" validate "$tmp/missing.toml"

@@ -56,6 +56,9 @@ TEST(Swf, ErrorsAreOneLineWhateverTheBytesAndAbsurdTimesAreRefused) {
   EXPECT_LT(error.size(), 120u);
   EXPECT_EQ(input_error([] { parse_swf("1 999999999999999999999 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 -1 -1\n", "t.swf"); }),
             "t.swf:1: field 2 (submit time) 1e+21 s is implausible (above 1e11 s, 3,000 years)");
+  // Found by fuzz_swf: a count beyond any integer type was cast (undefined behaviour).
+  EXPECT_EQ(input_error([] { parse_swf("1 0 0 1 1.2e128 -1 -1 1 1 -1 1 1 1 1 1 1 -1 -1\n", "c.swf"); }),
+            "c.swf:1: field 5 (allocated processors) 1.2e+128 is out of range (above 1e15)");
 }
 
 TEST(Swf, MalformedLinesNameFileAndLine) {

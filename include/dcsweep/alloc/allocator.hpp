@@ -59,5 +59,8 @@ const AllocatorRegistry& allocator_registry();
 // Entries, each defined beside its implementation.
 AllocatorRegistry::Entry first_fit_allocator_entry();
 AllocatorRegistry::Entry random_allocator_entry();
+AllocatorRegistry::Entry mc1x1_allocator_entry();  // these three: alloc/nearest.hpp
+AllocatorRegistry::Entry mm_allocator_entry();
+AllocatorRegistry::Entry genalg_allocator_entry();
 
 }  // namespace dcsweep

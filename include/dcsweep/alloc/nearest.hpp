@@ -1,0 +1,72 @@
+#pragma once
+// The "nearest" allocators of SST's scheduler element ([P1] Sec. 4.2; SST NearestAllocator):
+// for every candidate centre, collect the job's nodes nearest to it, score that set, keep the
+// best. A member of the family is a centre generator, a point collector and a scorer:
+//   mc1x1   centres: every free node; collect by L_inf shells around the centre (Bender et al.'s
+//           MC1x1: 1x1 first shell, then growing cubes), each shell in SST's order (faces,
+//           then edges, then corners); score: sum of the L_inf distances to the centre.
+//   mm      Manhattan median: centres: every intersection (x, y, z) of coordinates that free
+//           nodes have; collect the free nodes nearest in L1; score: sum of pairwise hops.
+//   genalg  Krumke et al.'s centre-based algorithm: centres: every free node; collect by L1;
+//           score: sum of pairwise hops.
+// Ties between centres go to the first centre, centres taken in ascending node id (for MM:
+// ascending (x, y, z), which is node-id order). When exactly `nodes` nodes are free, they are the
+// answer (SST's shortcut). Results are in ascending node id.
+//
+// Differences from SST (sst-elements eb97d8b6b, src/sst/elements/scheduler):
+// - distances wrap around on a torus everywhere; SST collects torus shells but scores with
+//   unwrapped mesh distances (MeshLocation::L1DistanceTo / LInfDistanceTo);
+// - MM never takes a busy centre: SST's collectors put the centre first whether or not it is
+//   free, so its MM could hand out a busy intersection node;
+// - node ids: SST numbers nodes x fastest, dcsweep z fastest (Platform::coordinate), so "first
+//   centre in id order" and MM's centre order resolve ties differently;
+// - MC1x1's "clustering in the last shell" ([P1]): SST configures MC1x1 with Tiebreaker(0,0,0,0),
+//   whose getTiebreak returns 0 before looking at anything, so the only clustering is the shell
+//   order (faces first: the shell's nodes nearest the centre in L1); that is what this does;
+// - on a torus, each node of a shell is visited once, in the canonical offset range
+//   [-(L-1)/2, L/2] (SST's own torus collector means the same; its y face omits the x wrap).
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "dcsweep/alloc/machine.hpp"
+#include "dcsweep/platform/platform.hpp"
+
+namespace dcsweep {
+
+enum class NearestKind { mc1x1, mm, genalg };
+
+std::string_view nearest_name(NearestKind kind);
+
+/// InputError "allocator 'mc1x1' needs a platform with a network (mesh or torus); platform
+/// 'trace' has none" unless the platform's 3D network covers its nodes.
+void require_network(const Platform& platform, std::string_view allocator);
+
+/// The fast algorithms, returning exactly what nearest_allocate_reference returns. Holds the
+/// per-platform tables and scratch buffers, so reuse one per simulation.
+class NearestSearch {
+ public:
+  explicit NearestSearch(const Platform& platform);
+  ~NearestSearch();
+  NearestSearch(NearestSearch&&) noexcept;
+  NearestSearch& operator=(NearestSearch&&) noexcept;
+
+  /// `nodes` free nodes of `machine` (1 <= nodes <= machine.free_count()), ascending.
+  std::vector<NodeId> allocate(NearestKind kind, const Machine& machine, std::int32_t nodes);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// One decision with a fresh NearestSearch.
+std::vector<NodeId> nearest_allocate(NearestKind kind, const Platform& platform, const Machine& machine,
+                                     std::int32_t nodes);
+
+/// The straightforward algorithm (every centre, every node sorted by collection order, scores
+/// summed pair by pair): the definition the fast one is tested against. Small machines only.
+std::vector<NodeId> nearest_allocate_reference(NearestKind kind, const Platform& platform, const Machine& machine,
+                                               std::int32_t nodes);
+
+}  // namespace dcsweep

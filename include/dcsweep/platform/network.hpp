@@ -1,0 +1,23 @@
+#pragma once
+// Sums of hop distances by dimension: the L1 distance of a 3D mesh or torus is a sum over its
+// axes, so the total over all pairs of a node set comes from one histogram per axis, in
+// O(n + axis length) (the communication cost and the allocators' scores use it).
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "dcsweep/platform/platform.hpp"
+
+namespace dcsweep {
+
+struct AxisHistogram {
+  std::vector<std::int64_t> count;  ///< count[v]: nodes with coordinate v
+  std::int32_t wrap = 0;            ///< torus length of the dimension, 0 on a mesh
+};
+
+/// Sum over unordered pairs of nodes of their distance along one axis: |a - b|, or
+/// min(|a - b|, wrap - |a - b|) on a torus. O(count.size()).
+std::int64_t axis_pair_distance_sum(const AxisHistogram& axis);
+
+}  // namespace dcsweep

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang (ASan + UBSan) in BUILD_DIR and runs each for SECONDS
+# (default 20) from a seed corpus of the project's own inputs. Any finding fails; the input that
+# caused it is left in BUILD_DIR/findings/ (reproduce: BUILD_DIR/tests/fuzz/fuzz_TARGET FILE).
+# usage: tests/fuzz/run.sh PROJECT_DIR BUILD_DIR [SECONDS]
+set -euo pipefail
+root=$1
+build=$2
+seconds=${3:-20}
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDCSWEEP_FUZZ=ON \
+  -DDCSWEEP_BUILD_TESTS=OFF -DDCSWEEP_BUILD_BENCH=OFF -DDCSWEEP_NATIVE=OFF >/dev/null
+cmake --build "$build" --target fuzz_swf fuzz_spec fuzz_matrix >/dev/null
+corpus=$build/corpus
+rm -rf "$corpus"
+mkdir -p "$corpus"/{swf,spec,matrix} "$build/findings"
+# Seeds: the first lines of shipped traces (headers and records), the shipped specs, the matrices.
+for t in "$root"/inputs/traces/*.swf; do head -c 4000 "$t" >"$corpus/swf/$(basename "$t")"; done
+cp "$root"/inputs/specs/*.toml "$root"/tests/sweep/specs/*.toml "$corpus/spec/"
+{ printf 'x'; head -c 3000 "$root/inputs/matrices/meng40_D.mtx"; } >"$corpus/matrix/meng40.mtx"
+{ printf 'y'; head -5 "$root/inputs/matrices/simware50_D.csv"; } >"$corpus/matrix/simware.csv"
+status=0
+for target in swf spec matrix; do
+  echo "fuzz_$target: $seconds s"
+  if ! ASAN_OPTIONS=detect_leaks=0 "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -rss_limit_mb=2048 \
+      -timeout=10 -artifact_prefix="$build/findings/$target-" -print_final_stats=1 "$corpus/$target" \
+      >"$build/fuzz_$target.log" 2>&1; then
+    echo "FAIL: fuzz_$target found a problem:"; tail -30 "$build/fuzz_$target.log"; status=1
+  else
+    grep -E "stat::number_of_executed_units" "$build/fuzz_$target.log" || true
+  fi
+done
+exit $status

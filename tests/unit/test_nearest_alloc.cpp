@@ -1,0 +1,154 @@
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "dcsweep/alloc/allocator.hpp"
+#include "dcsweep/alloc/nearest.hpp"
+#include "dcsweep/sim/catalog.hpp"
+#include "test_helpers.hpp"
+
+namespace dcsweep {
+namespace {
+
+Platform network(NetworkKind kind, std::array<std::int32_t, 3> dims) {
+  Platform p;
+  p.name = "grid";
+  p.node_count = dims[0] * dims[1] * dims[2];
+  p.network = kind;
+  p.network_dims = dims;
+  return p;
+}
+
+Machine with_busy(std::int32_t nodes, std::vector<NodeId> busy) {
+  Machine m(nodes);
+  m.occupy(busy);
+  return m;
+}
+
+using Nodes = std::vector<NodeId>;
+
+/// Both implementations, which must agree.
+Nodes both(NearestKind kind, const Platform& p, const Machine& m, std::int32_t k) {
+  const Nodes fast = nearest_allocate(kind, p, m, k);
+  EXPECT_EQ(fast, nearest_allocate_reference(kind, p, m, k)) << nearest_name(kind);
+  return fast;
+}
+
+// The hand-worked cases use a 3x3 grid (dims 1x3x3, node = 3y + z):
+//   y\z 0 1 2
+//    0  0 1 2
+//    1  3 4 5
+//    2  6 7 8
+
+TEST(Mc1x1, FiveNodesOnAnEmptyGridByHand) {
+  // Score = sum over the radii r < R of (k - free within r). Corner 0: r=0 1, r=1 4 nodes:
+  // (5-1) + (5-4) = 5. Edge centre 1: r=1 holds 6: 4. Centre 4: r=1 holds 9: 4. First with 4:
+  // node 1 at (y,z) = (0,1). Its shell 1 in SST's order: faces -z (node 0), +z (2), +y (4),
+  // then the edges along x: (+y,-z) node 3, (+y,+z) node 5. Centre + first four: {0,1,2,3,4}.
+  const Platform p = network(NetworkKind::mesh, {1, 3, 3});
+  EXPECT_EQ(both(NearestKind::mc1x1, p, Machine(9), 5), (Nodes{0, 1, 2, 3, 4}));
+  // Four nodes: corner 0 scores (4-1) = 3, as does every centre: the first, node 0, wins with
+  // its shell-1 nodes 1 (face +z), 3 (face +y), 4 (edge): the 2x2 square.
+  EXPECT_EQ(both(NearestKind::mc1x1, p, Machine(9), 4), (Nodes{0, 1, 3, 4}));
+}
+
+TEST(Mc1x1, BusyCentreNodeByHand) {
+  // Node 4 busy, k = 3: every free centre has >= 2 free nodes in shell 1, so every score is
+  // 0 + 1 + 1 = 2; node 0 wins with +z (1) before +y (3).
+  const Platform p = network(NetworkKind::mesh, {1, 3, 3});
+  EXPECT_EQ(both(NearestKind::mc1x1, p, with_busy(9, {4}), 3), (Nodes{0, 1, 3}));
+}
+
+TEST(Mc1x1, WrapsAroundOnATorus) {
+  // A line of 5 with nodes 1 and 2 busy, k = 2. Torus: centre 0's shell 1 holds 4 (-z) and 1
+  // (busy): score 1, {0, 4}. Mesh: centre 0 needs radius 3 (node 3): score 3; centre 3 has 4
+  // at radius 1: {3, 4}.
+  EXPECT_EQ(both(NearestKind::mc1x1, network(NetworkKind::torus, {1, 1, 5}), with_busy(5, {1, 2}), 2), (Nodes{0, 4}));
+  EXPECT_EQ(both(NearestKind::mc1x1, network(NetworkKind::mesh, {1, 1, 5}), with_busy(5, {1, 2}), 2), (Nodes{3, 4}));
+}
+
+TEST(Genalg, ThreeNodesAroundABusyOneByHand) {
+  // Node 1 busy, k = 3, score = pairwise hops. Centre 0: L1 1 gives 3 (1 is busy), L1 2 in
+  // offset order (0,0,2) node 2 first: {0,2,3}: 2 + 1 + 3 = 6. Centre 2: L1 1 gives 5, L1 2
+  // starts at (0,0,-2), node 0: {0,2,5}: 2 + 1 + 3 = 6. Centre 3: L1 1 in offset order
+  // (0,-1,0) node 0, (0,0,1) node 4: {0,3,4}: 1 + 1 + 2 = 4, the least three nodes can have.
+  const Platform p = network(NetworkKind::mesh, {1, 3, 3});
+  EXPECT_EQ(both(NearestKind::genalg, p, with_busy(9, {1}), 3), (Nodes{0, 3, 4}));
+  // Empty grid, k = 2: every centre pairs with a neighbour (score 1); centre 0 first, and at L1
+  // 1 the offset (0,0,1) (node 1) sorts before (0,1,0) (node 3).
+  EXPECT_EQ(both(NearestKind::genalg, p, Machine(9), 2), (Nodes{0, 1}));
+}
+
+TEST(Mm, CentresOnIntersectionsButNeverTakesABusyCentre) {
+  // Free: 4, 6, 7, 8. Centres: y in {1, 2} x z in {0, 1, 2}, in id order 3, 4, 5, 6, 7, 8.
+  // Centre 3 is busy: its L1-1 free nodes 4 and 6 score 2 (SST would put the busy 3 itself
+  // first and score {3, 4} = 1). Centre 4: itself, then 7 at L1 1: score 1, the minimum.
+  const Platform p = network(NetworkKind::mesh, {1, 3, 3});
+  EXPECT_EQ(both(NearestKind::mm, p, with_busy(9, {0, 1, 2, 3, 5}), 2), (Nodes{4, 7}));
+}
+
+TEST(Nearest, ExactlyEnoughFreeNodesAreTheAnswer) {
+  const Platform p = network(NetworkKind::torus, {2, 3, 4});
+  for (const NearestKind kind : {NearestKind::mc1x1, NearestKind::mm, NearestKind::genalg}) {
+    EXPECT_EQ(both(kind, p, with_busy(24, {0, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}), 7),
+              (Nodes{1, 2, 3, 4, 21, 22, 23}));
+  }
+}
+
+TEST(Nearest, FastEqualsStraightforwardOnRandomMachines) {
+  RngStream rng({2024, 0, 0}, StreamPurpose::allocator);
+  int cases = 0;
+  for (int trial = 0; trial < 150; ++trial) {
+    const std::array<std::int32_t, 3> dims{std::int32_t(rng.integer(1, 5)), std::int32_t(rng.integer(1, 6)),
+                                           std::int32_t(rng.integer(1, 6))};
+    const Platform p = network(trial % 2 ? NetworkKind::torus : NetworkKind::mesh, dims);
+    Machine m(p.node_count);
+    const double busy_share = rng.uniform01();
+    std::vector<NodeId> busy;
+    for (NodeId n = 0; n < p.node_count; ++n) {
+      if (rng.uniform01() < busy_share) busy.push_back(n);
+    }
+    m.occupy(busy);
+    if (m.free_count() == 0) continue;
+    const auto k = static_cast<std::int32_t>(rng.integer(1, m.free_count()));
+    for (const NearestKind kind : {NearestKind::mc1x1, NearestKind::mm, NearestKind::genalg}) {
+      const Nodes got = both(kind, p, m, k);
+      ASSERT_EQ(std::ssize(got), k);
+      for (const NodeId n : got) ASSERT_TRUE(m.is_free(n));
+      ++cases;
+    }
+  }
+  EXPECT_GT(cases, 300);
+}
+
+std::unique_ptr<Allocator> make(const std::string& name, const Platform& p) {
+  ParamSet params(simulation_catalog());
+  return allocator_registry().at(name).make(BuildContext{params, {1, 0, 0}}, p);
+}
+
+TEST(Nearest, RegisteredAllocatorsRefuseAPlatformWithoutNetwork) {
+  Platform trace;
+  trace.name = "trace";
+  trace.node_count = 16;
+  EXPECT_EQ(test::input_error([&] { make("mc1x1", trace); }),
+            "allocator 'mc1x1' needs a platform with a network (mesh or torus); platform 'trace' has none");
+  EXPECT_EQ(test::input_error([&] { make("genalg", trace); }),
+            "allocator 'genalg' needs a platform with a network (mesh or torus); platform 'trace' has none");
+  EXPECT_NE(test::input_error([] { allocator_registry().at("mm1"); }).find("did you mean 'mm'"), std::string::npos);
+}
+
+TEST(Nearest, RegisteredAllocatorsPlaceJobsOnMeng40) {
+  const ParamSet params(simulation_catalog());
+  const auto meng40 = platform_registry().at("meng40").make(BuildContext{params, {}}, TraceHint{});
+  for (const char* name : {"mc1x1", "mm", "genalg"}) {
+    Machine m(40);
+    m.occupy(Nodes{0, 5, 17, 22});
+    std::vector<NodeId> out;
+    ASSERT_TRUE(make(name, *meng40)->allocate(10, m, out));
+    EXPECT_EQ(std::set<NodeId>(out.begin(), out.end()).size(), 10u);
+    for (const NodeId n : out) EXPECT_TRUE(m.is_free(n));
+  }
+}
+
+}  // namespace
+}  // namespace dcsweep
