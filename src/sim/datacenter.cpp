@@ -46,7 +46,7 @@ std::vector<ParamSpec> datacenter_params() {
       {.name = "recirculation", .type = ParamType::text, .default_value = std::string(),
        .help = "cross-interference matrix A file (CSV, .mtx or HDF5 dataset 'A'); D is computed from it"},
       {.name = "supply_air_fraction", .type = ParamType::text, .default_value = std::string(),
-       .help = "[P4]'s supply-air fraction matrix F file (CSV, .mtx or HDF5 dataset 'F'), zones x zones, rows "
+       .help = "[P4]'s supply-air fraction matrix F file (CSV, .mtx or FILE.h5:/dataset), zones x zones, rows "
                "summing to 1; used by thermostat_setting = highest (Eq. 6); empty: F = I"},
       {.name = "room_seed", .type = ParamType::integer, .default_value = std::int64_t{1}, .min = 0, .max = 9.0e15,
        .help = "seed of the generated recirculation (the room, not the experiment: the sweep seed leaves it)"},

@@ -304,3 +304,46 @@ TEST(Defaults, AutoExtractionIsIdleAndThreeTimesPeak) {
 
 }  // namespace
 }  // namespace dcsweep
+
+namespace dcsweep {
+namespace {
+
+TEST(SupplyFraction, Equation6ByHandAndIdentityChangesNothing) {
+  // F = [[0.8, 0.2], [0.3, 0.7]], rises (5, 2) K, redline 25 C: F x = (20, 23) gives
+  // x = (18.8, 24.8): the bound is 18.8 C, below the 20 C of F = I.
+  HeatDistributionBuild heat;
+  Matrix f(2, 2);
+  f << 0.8, 0.2, 0.3, 0.7;
+  check_supply_fraction(f, 2, "F.csv");
+  heat.supply_fraction = std::make_shared<const Eigen::PartialPivLU<Matrix>>(f);
+  EXPECT_NEAR(supply_bound_c(heat, Eigen::Vector2d(5, 2), 25), 18.8, 1e-12);
+  heat.supply_fraction.reset();
+  EXPECT_TRUE(std::isnan(supply_bound_c(heat, Eigen::Vector2d(5, 2), 25)));
+  // A whole run with F = I from a file equals the run without F.
+  std::string identity;
+  for (int i = 0; i < 40; ++i) {
+    for (int j = 0; j < 40; ++j) identity += std::string(j ? "," : "") + (i == j ? "1" : "0");
+    identity += '\n';
+  }
+  ParamSet p = poisson("meng40", 40, 4);
+  p.set("thermostat_setting", std::string("highest"));
+  const Report without = run_simulation(make_scenario(p)).report;
+  p.set("supply_air_fraction", test::write_file("F_identity.csv", identity));
+  expect_same_physics(without, run_simulation(make_scenario(p)).report);
+}
+
+TEST(SupplyFraction, BadMatricesAreRejected) {
+  Matrix f(2, 2);
+  f << 0.5, 0.5, -0.1, 1.1;
+  EXPECT_EQ(input_error([&] { check_supply_fraction(f, 2, "F.csv"); }),
+            "F.csv: F[2][1] = -0.1 is negative (a fraction of supply air)");
+  f << 0.5, 0.4, 0, 1;
+  EXPECT_EQ(input_error([&] { check_supply_fraction(f, 2, "F.csv"); }),
+            "F.csv: row 1 of F sums to 0.9 (must be 1: the shares of an inlet's supply air)");
+  f << 0.5, 0.5, 0.5, 0.5;
+  EXPECT_EQ(input_error([&] { check_supply_fraction(f, 2, "F.csv"); }), "F.csv: F is singular ([P4] Eq. 6 needs F^-1)");
+  EXPECT_EQ(input_error([&] { check_supply_fraction(f, 3, "F.csv"); }), "F.csv: F is 2 x 2; the platform has 3 thermal zones");
+}
+
+}  // namespace
+}  // namespace dcsweep
