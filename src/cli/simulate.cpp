@@ -124,6 +124,7 @@ int simulate_command(std::span<const std::string> args, std::ostream& out, std::
     err << "dcsweep: simulation failed: " << e.what() << "\n";
     return kExitFailed;
   }
+  for (const std::string& warning : result.report.warnings) err << "dcsweep: warning: " << warning << "\n";
   if (jobs_out) write_jobs(*jobs_out, scenario, result);
   json ? print_json(out, result.report) : print_table(out, result.report);
   return kExitOk;

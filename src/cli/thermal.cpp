@@ -77,10 +77,10 @@ int thermal_command(std::span<const std::string> args, std::ostream& out, std::o
   const ThermalState state = thermal_state(heat, zone_power);
   const Eigen::VectorXd& rise = state.rise_k;
   const double supply = params.real("supply_temp_c");
-  auto cooling = cooling_registry().at(params.text("cooling")).make(
-      {params, {}}, CoolingRoom{platform.room.crac_airflow_m3s * platform.room.cracs, params.real("air_density_kg_m3"),
-                                params.real("air_heat_capacity_j_kgk")});
-  cooling->update(0, {compute, rise.maxCoeff(), state.removed_heat_w});
+  const auto power_model = make_node_power(params, platform, {});
+  const CoolingRoom room = cooling_room(platform, params, power_model.get());
+  auto cooling = cooling_registry().at(params.text("cooling")).make({params, {}}, room);
+  cooling->update(0, {compute, rise.maxCoeff(), state.removed_heat_w, supply_bound_c(heat, rise, room.redline_c)});
   const double cooling_w = cooling->power_w();
   out << "{\"platform\": \"" << platform.name << "\", \"zones\": " << rise.size() << ", \"t_in_c\": [";
   for (Eigen::Index i = 0; i < rise.size(); ++i) out << (i ? ", " : "") << json(supply + rise(i));

@@ -66,6 +66,8 @@ struct RoomSpec {
   double crac_airflow_m3s;
   std::string heat_distribution, power_preset, source;
   double recirculation_fraction = 0.44;
+  double redline_c = 25;       ///< [P0]'s; [P3] Sec. 5.2 uses 30 C
+  double air_volume_m3 = 0;    ///< 0: per rack as asu50's (room_air_volume_m3)
 };
 
 Platform build_room(const RoomSpec& r) {
@@ -91,7 +93,8 @@ Platform build_room(const RoomSpec& r) {
       }
     }
   }
-  p.room = {r.rows, r.racks_per_row, r.nodes_per_rack, r.cracs, r.crac_airflow_m3s};
+  p.room = {r.rows, r.racks_per_row, r.nodes_per_rack, r.cracs, r.crac_airflow_m3s, r.air_volume_m3};
+  p.redline_c = r.redline_c;
   p.network = r.network;
   p.network_dims = r.network_dims;
   p.zone_nodes = r.zone_nodes;
@@ -192,6 +195,12 @@ PlatformRegistry::Entry generated_room_entry() {
 
 }  // namespace
 
+double room_air_volume_m3(const Platform& platform) {
+  constexpr double kAsuAirPerRackM3 = 9.6 * 8.4 * 3.6 / 10;  // [P4] Sec. VII-B: the room over its 10 racks
+  if (platform.room.air_volume_m3 > 0) return platform.room.air_volume_m3;
+  return kAsuAirPerRackM3 * platform.room.rows * platform.room.racks_per_row;
+}
+
 RoomPosition Platform::position(std::int32_t node) const {
   if (!has_room()) return {0, 0, node};
   const std::int32_t rack = node / room.nodes_per_rack;
@@ -228,17 +237,20 @@ const PlatformRegistry& platform_registry() {
        room_preset({"asu50", 2, 5, 5, 1, {"pe1955", "pe1855"}, {}, {30, 20}, NetworkKind::none, {0, 0, 0}, 1, 1, 8.0,
                     "builtin:simware50_D.csv", "chassis",
                     "[P4] Sec. VII: 30 Dell PowerEdge 1955 + 20 PowerEdge 1855 chassis (7U) in 2 rows x 5 racks x 5, "
-                    "one CRAC of 8 m3/s; the 1955s assumed to fill the first 30 slots; D from SimWare"},
+                    "one CRAC of 8 m3/s, room 9.6 x 8.4 x 3.6 m; the 1955s assumed to fill the first 30 slots; D from SimWare",
+                    0.44, 25, 290.3},
                    "50 chassis of the ASU HPC data center: 30 PE1955 + 20 PE1855, 2 rows x 5 racks x 5, one CRAC"),
        room_preset({"oxley1080", 2, 15, 36, 4, {"xeon_e3_1225v3", "xeon_e5649", "xeon_e5_2697v2"}, {}, {360, 360, 360},
                     NetworkKind::mesh, {2, 15, 36}, 1, 1, 26.1, "", "oxley",
                     "[P3] Sec. 6: 30 cabinets x 36 nodes of 3 types, 1 CRAC of 26.1 m3/s; cabinets in 2 rows of 15, "
-                    "each type in 10 consecutive cabinets (assumed)"},
+                    "each type in 10 consecutive cabinets (assumed); redline 30 C (Sec. 5.2)",
+                    0.44, 30},
                    "1080 heterogeneous nodes (3 Xeon types), 30 cabinets x 36, one CRAC"),
        room_preset({"oxley4320", 4, 30, 36, 4, {"xeon_e3_1225v3", "xeon_e5649", "xeon_e5_2697v2"}, {}, {1440, 1440, 1440},
                     NetworkKind::mesh, {4, 30, 36}, 1, 2, 26.1, "", "oxley",
                     "[P3] Sec. 6: 120 cabinets x 36 nodes of 3 types, 2 CRACs of 26.1 m3/s; cabinets in 4 rows of 30, "
-                    "each type in 40 consecutive cabinets (assumed)"},
+                    "each type in 40 consecutive cabinets (assumed); redline 30 C (Sec. 5.2)",
+                    0.44, 30},
                    "4320 heterogeneous nodes (3 Xeon types), 120 cabinets x 36, two CRACs"),
        room_preset({"intrepid", 5, 8, 1024, 4, {"bgp_node"}, {0}, {}, NetworkKind::torus, {40, 32, 32}, 512, 4, 26.0,
                     "", "parm",

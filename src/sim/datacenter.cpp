@@ -62,6 +62,9 @@ std::vector<ParamSpec> datacenter_params() {
        .help = "D matrix file (K/W; CSV, .mtx or HDF5 dataset 'D'), zones x zones; replaces the platform's"},
       {.name = "recirculation", .type = ParamType::text, .default_value = std::string(),
        .help = "cross-interference matrix A file (CSV, .mtx or HDF5 dataset 'A'); D is computed from it"},
+      {.name = "supply_air_fraction", .type = ParamType::text, .default_value = std::string(),
+       .help = "[P4]'s supply-air fraction matrix F file (CSV, .mtx or FILE.h5:/dataset), zones x zones, rows "
+               "summing to 1; used by thermostat_setting = highest (Eq. 6); empty: F = I"},
       {.name = "room_seed", .type = ParamType::integer, .default_value = std::int64_t{1}, .min = 0, .max = 9.0e15,
        .help = "seed of the generated recirculation (the room, not the experiment: the sweep seed leaves it)"},
       real("recirculation_fraction", "", 0.44, 0, 0.99,
@@ -88,7 +91,9 @@ std::vector<MetricSpec> datacenter_metric_specs() {
           {"max_cooling_power_w", "W", "peak cooling power"},
           {"max_inlet_c", "C", "hottest inlet temperature over the run"},
           {"time_above_redline_s", "s", "time the hottest inlet was above redline_c"},
-          {"avg_supply_temp_c", "C", "mean CRAC supply temperature"}};
+          {"avg_supply_temp_c", "C", "mean CRAC supply temperature"},
+          {"time_supply_below_floor_s", "s",
+           "time the CRAC supply was below supply_temp_min_c (colder than a real CRAC delivers)"}};
 }
 
 std::vector<SeriesSpec> datacenter_series_specs() {
@@ -100,7 +105,7 @@ std::vector<SeriesSpec> datacenter_series_specs() {
 std::string heat_distribution_key(const Platform& platform, const ParamSet& p) {
   std::string key = platform.name + '\x1f' + std::to_string(platform.node_count) + '\x1f' +
                     std::to_string(zone_nodes_of(platform, p)) + '\x1f' + p.text("thermal_model");
-  for (const char* name : {"heat_distribution", "recirculation", "room_seed", "recirculation_fraction",
+  for (const char* name : {"heat_distribution", "recirculation", "supply_air_fraction", "room_seed", "recirculation_fraction",
                            "recirculation_rack_decay", "recirculation_height_gain", "recirculation_end_gain",
                            "recirculation_cross_row", "recirculation_far_row", "recirculation_noise",
                            "aisle_containment", "air_density_kg_m3", "air_heat_capacity_j_kgk", "room_rows",
@@ -135,9 +140,9 @@ HeatDistributionBuild build_heat_distribution(const Platform& platform, const Pa
     throw InputError("give either heat_distribution (D) or recirculation (A), not both");
   }
   if (p.text("thermal_model") == "crac_node") {
-    if (!d_file.empty() || !a_file.empty()) {
-      throw InputError("thermal_model crac_node uses generated influence indices; heat_distribution and recirculation "
-                       "files are for the recirculation model");
+    if (!d_file.empty() || !a_file.empty() || !p.text("supply_air_fraction").empty()) {
+      throw InputError("thermal_model crac_node uses generated influence indices; heat_distribution, recirculation "
+                       "and supply_air_fraction files are for the recirculation model");
     }
     RngStream rng(StreamKey{static_cast<std::uint64_t>(p.integer("room_seed")), 0, 0}, StreamPurpose::room);
     InfluenceIndices indices = generate_influence(*zones, platform.room.cracs, generator_of(platform, p), rng);
@@ -157,7 +162,31 @@ HeatDistributionBuild build_heat_distribution(const Platform& platform, const Pa
                                              heat_capacity_rates(*zones, air_of(p)));
   }
   out.d = std::make_shared<const HeatDistribution>(std::move(d));
+  if (const std::string& f_file = p.text("supply_air_fraction"); !f_file.empty()) {
+    const Matrix f = reader(f_file);
+    check_supply_fraction(f, zones->size(), f_file);
+    out.supply_fraction = std::make_shared<const Eigen::PartialPivLU<Matrix>>(f);
+  }
   return out;
+}
+
+CoolingRoom cooling_room(const Platform& platform, const ParamSet& p, const NodePowerTable* power) {
+  CoolingRoom room{platform.room.crac_airflow_m3s * platform.room.cracs, p.real("air_density_kg_m3"),
+                   p.real("air_heat_capacity_j_kgk"), p.was_set("redline_c") ? p.real("redline_c") : platform.redline_c,
+                   room_air_volume_m3(platform)};
+  if (!power) return room;
+  room.idle_power_w = room.peak_power_w = 0;
+  for (std::int32_t n = 0; n < platform.node_count; ++n) {
+    const TypePower& t = (*power)[platform.node_type.empty() ? 0 : platform.node_type[std::size_t(n)]];
+    room.idle_power_w += t.idle_w;
+    room.peak_power_w += t.busy_w;
+  }
+  return room;
+}
+
+double supply_bound_c(const HeatDistributionBuild& heat, const Eigen::VectorXd& rise_k, double redline_c) {
+  if (!heat.supply_fraction) return NAN;
+  return heat.supply_fraction->solve((redline_c - rise_k.array()).matrix()).minCoeff();
 }
 
 ThermalState thermal_state(const HeatDistributionBuild& heat, const Eigen::VectorXd& zone_power_w) {
@@ -235,9 +264,10 @@ DataCenterModel::DataCenterModel(const Scenario& s, NodePowerTable power, HeatDi
     : platform_(s.platform),
       power_(std::move(power)),
       heat_(std::move(heat)),
-      redline_c_(s.params.real("redline_c")),
+      redline_c_(cooling_room(s.platform, s.params, nullptr).redline_c),
       off_w_(s.params.real("node_off_power_w")),
       boot_w_(s.params.real("node_boot_s") > 0 ? s.params.real("node_boot_energy_j") / s.params.real("node_boot_s") : 0),
+      floor_c_(s.params.real("supply_temp_min_c")),
       bins_(std::make_unique<Bins>(s.params.real("series_interval_s"))) {
   for (const TypePower& t : power_) delta_w_.push_back(t.busy_w - t.idle_w);
   if (!platform_.node_type.empty()) {  // where each node's run of equal types ends
@@ -263,10 +293,8 @@ DataCenterModel::DataCenterModel(const Scenario& s, NodePowerTable power, HeatDi
   if (thermal()) zone_power_w_ = Eigen::VectorXd::Zero(zones);
   if (heat_.d || heat_.crac_node) {
     if (heat_.d) inlet_ = std::make_unique<InletRise>(heat_.d);
-    double crac_flow = platform_.room.crac_airflow_m3s * platform_.room.cracs;
-    cooling_ = cooling_registry().at(s.params.text("cooling")).make(
-        {s.params, s.key}, CoolingRoom{crac_flow, s.params.real("air_density_kg_m3"),
-                                       s.params.real("air_heat_capacity_j_kgk")});
+    cooling_ = cooling_registry().at(s.params.text("cooling")).make({s.params, s.key},
+                                                                     cooling_room(platform_, s.params, &power_));
   }
 }
 
@@ -373,7 +401,8 @@ void DataCenterModel::settle() {
   } else {
     max_rise_k_ = inlet_->max();
   }
-  cooling_->update(last_s_, {compute_w_, max_rise_k_, removed_heat_w_});
+  const double bound = heat_.supply_fraction ? supply_bound_c(heat_, inlet_->rise(), redline_c_) : NAN;
+  cooling_->update(last_s_, {compute_w_, max_rise_k_, removed_heat_w_, bound});
 }
 
 void DataCenterModel::apply_changes() {
@@ -413,6 +442,9 @@ void DataCenterModel::advance_to(double time_s) {
     max_inlet_c_ = std::max(max_inlet_c_, inlet_c);
     above_s_ += iv.time_above_s;
     supply_cs_ += iv.mean_supply_c * dt;
+    below_floor_s_ += iv.time_below_floor_s;
+    min_supply_c_ = std::min(min_supply_c_, iv.min_supply_c);
+    max_supply_c_ = std::max(max_supply_c_, iv.max_supply_c);
   }
   bins_->add(last_s_, time_s, compute_w_ + cooling_w, cooling_w, inlet_c);
   last_s_ = time_s;
@@ -467,9 +499,28 @@ void DataCenterModel::report(double end_s, Report& report) {
                            thermal ? peak_cooling_w_ : NAN,
                            thermal && span > 0 ? max_inlet_c_ : NAN,
                            thermal ? above_s_ : NAN,
-                           thermal && span > 0 ? supply_cs_ / span : NAN};
+                           thermal && span > 0 ? supply_cs_ / span : NAN,
+                           thermal ? below_floor_s_ : NAN};
   for (std::size_t i = 0; i < specs.size(); ++i) report.add(specs[i], values[i]);
   bins_->emit(report, thermal);
+  for (std::string& w : supply_warnings()) report.warnings.push_back(std::move(w));
+}
+
+/// Said once per run, at its end, with the extent of the problem.
+std::vector<std::string> DataCenterModel::supply_warnings() const {
+  std::vector<std::string> out;
+  if (below_floor_s_ > 0) {
+    out.push_back("the CRAC supply was below supply_temp_min_c = " + format_number(floor_c_) + " C for " +
+                  format_number(std::round(below_floor_s_)) + " s of the run (down to " +
+                  format_number(std::round(min_supply_c_ * 100) / 100) +
+                  " C), colder than a real CRAC delivers; thermostat: lower crac_high_extract_w or raise "
+                  "crac_airflow_m3s or the thermostat settings");
+  }
+  if (max_supply_c_ > redline_c_) {
+    out.push_back("the CRAC supply reached " + format_number(std::round(max_supply_c_ * 100) / 100) +
+                  " C, above redline_c = " + format_number(redline_c_) + " C: every inlet was above the redline");
+  }
+  return out;
 }
 
 std::unique_ptr<DataCenterModel> make_datacenter_model(const Scenario& s, const HeatProvider& heat) {

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "dcsweep/core/error.hpp"
+#include "dcsweep/core/text.hpp"
+
 namespace dcsweep {
 
 double coefficient_of_performance(double t) { return 0.0068 * t * t + 0.0008 * t + 0.458; }
@@ -10,6 +13,17 @@ double coefficient_of_performance(double t) { return 0.0068 * t * t + 0.0008 * t
 namespace {
 
 constexpr double kKelvin = 273.15;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// The part of [0, dt] in which a quantity linear from a0 to a1 is above 0 (above 1e-9: the
+/// redline controller puts the hottest inlet at the redline itself, up to rounding).
+double time_positive(double a0, double a1, double dt) {
+  a0 -= 1e-9;
+  a1 -= 1e-9;
+  if (a0 > 0 && a1 > 0) return dt;
+  if (a0 > 0 || a1 > 0) return dt * std::max(a0, a1) / std::abs(a1 - a0);
+  return 0;
+}
 
 /// A supply temperature that holds until the next change: static and redline.
 class SteadyController : public CoolingController {
@@ -28,7 +42,9 @@ class SteadyController : public CoolingController {
   CoolingInterval advance(double time_s, double redline_c) override {
     const double dt = time_s - time_s_;
     time_s_ = time_s;
-    return {power_w_ * dt, power_w_, supply_c_, supply_c_, supply_c_ + rise_ > redline_c + 1e-9 ? dt : 0.0};
+    const double above = supply_c_ + rise_ - redline_c, below = min_c_ - supply_c_;
+    return {power_w_ * dt, power_w_,  supply_c_, supply_c_, supply_c_, time_positive(above, above, dt),
+            time_positive(below, below, dt)};
   }
 
   double supply_c() const override { return supply_c_; }
@@ -41,33 +57,32 @@ class SteadyController : public CoolingController {
   double time_s_ = 0, rise_ = 0, supply_c_ = 0, power_w_ = 0;
 };
 
-/// [P4]'s two-mode CRAC with a thermostat.
+/// [P4]'s two-mode CRAC with a thermostat, with the low-mode hold and the guards of the header.
 class ThermostatController final : public CoolingController {
  public:
   struct Settings {
-    double high_c, delta_c, extract_high_w, extract_low_w, switch_s, r_room_j_k, r_ac_w_k, redline_c;
+    double high_c, delta_c, extract_high_w, extract_low_w, switch_s, r_room_j_k, r_ac_w_k, redline_c, floor_c;
     bool highest;
   };
   explicit ThermostatController(const Settings& s) : s_(s), high_c_(s.high_c), sensed_c_(s.high_c - s.delta_c) {}
 
   void update(double time_s, const CoolingInput& in) override {
-    advance_state(time_s);
+    if (started_) advance_state(time_s);
+    started_ = true;
+    time_s_ = time_s;  // the first update starts the clock: no integration before the run
     power_in_w_ = in.compute_power_w;
     rise_ = in.max_rise_k;
-    if (s_.highest) {
-      // Eq. 6 with T_in = T_sup + D P: the highest setting that keeps the hottest inlet at the
-      // redline at the end of a low epoch's switching time.
-      high_c_ = s_.redline_c - in.max_rise_k + s_.extract_low_w / s_.r_ac_w_k -
-                (in.compute_power_w - s_.extract_low_w) / s_.r_room_j_k * s_.switch_s;
-    }
-    plan_switch();
+    if (s_.highest) high_c_ = highest_setting(in);
+    check_heating(time_s);
+    replan();
   }
 
   CoolingInterval advance(double time_s, double redline_c) override {
     CoolingInterval out;
-    const double t0 = time_s_, dt = time_s - t0;
+    const double dt = time_s - time_s_;
+    const double s0 = supply_at(time_s_), s1 = supply_at(time_s);
+    check_supply(std::min(s0, s1), time_s);
     const double extract = extract_w();
-    const double s0 = supply_at(t0), s1 = supply_at(time_s);
     const double c = extract * extract / s_.r_ac_w_k;  // P_AC = c / T_sup(K)
     const double k0 = s0 + kKelvin, k1 = s1 + kKelvin;
     if (dt > 0) {
@@ -75,11 +90,11 @@ class ThermostatController final : public CoolingController {
     }
     out.peak_power_w = c / std::min(k0, k1);
     out.max_supply_c = std::max(s0, s1);
+    out.min_supply_c = std::min(s0, s1);
     out.mean_supply_c = (s0 + s1) / 2;
-    // hottest inlet = supply + rise, linear in time: the part of [t0, t1] above the redline
-    const double h0 = s0 + rise_ - redline_c, h1 = s1 + rise_ - redline_c;
-    if (h0 > 0 && h1 > 0) out.time_above_s = dt;
-    else if (h0 > 0 || h1 > 0) out.time_above_s = dt * std::max(h0, h1) / std::abs(h1 - h0);
+    // hottest inlet = supply + rise, linear in time, as is the supply's distance to the floor
+    out.time_above_s = time_positive(s0 + rise_ - redline_c, s1 + rise_ - redline_c, dt);
+    out.time_below_floor_s = time_positive(s_.floor_c - s0, s_.floor_c - s1, dt);
     advance_state(time_s);
     return out;
   }
@@ -89,20 +104,25 @@ class ThermostatController final : public CoolingController {
     const double e = extract_w();
     return e * e / (s_.r_ac_w_k * (supply_c() + kKelvin));
   }
-  double next_event_s() const override { return switch_at_; }
+  double next_event_s() const override { return std::min(switch_at_, hold_at_); }
 
   void on_timer(double time_s) override {
     advance_state(time_s);
+    if (time_s >= hold_at_) sensed_c_ = std::min(sensed_c_, low_c());  // reached, up to rounding
     if (time_s >= switch_at_) {
       high_mode_ = !high_mode_;
       pending_ = false;
-      crossed_at_ = std::numeric_limits<double>::infinity();
-      plan_switch();
+      crossed_at_ = kInf;
     }
+    replan();
   }
 
  private:
-  double extract_w() const { return high_mode_ ? s_.extract_high_w : s_.extract_low_w; }
+  double low_c() const { return high_c_ - s_.delta_c; }
+  double extract_w() const {
+    if (high_mode_) return s_.extract_high_w;
+    return holding_ ? power_in_w_ : s_.extract_low_w;
+  }
   double slope() const { return (power_in_w_ - extract_w()) / s_.r_room_j_k; }
   double sensed_at(double t) const { return sensed_c_ + slope() * (t - time_s_); }
   double supply_at(double t) const { return sensed_at(t) - extract_w() / s_.r_ac_w_k; }
@@ -112,11 +132,45 @@ class ThermostatController final : public CoolingController {
     time_s_ = time_s;
   }
 
+  /// [P4] Eq. 6 with T_in = F T_sup + D P: the highest setting that keeps the hottest inlet at
+  /// the redline at the end of a low epoch's switching time.
+  double highest_setting(const CoolingInput& in) const {
+    const double bound = std::isnan(in.supply_bound_c) ? s_.redline_c - in.max_rise_k : in.supply_bound_c;
+    return bound + s_.extract_low_w / s_.r_ac_w_k - (in.compute_power_w - s_.extract_low_w) / s_.r_room_j_k * s_.switch_s;
+  }
+
+  void check_heating(double time_s) const {
+    if (power_in_w_ <= s_.extract_high_w) return;
+    throw SimulationError("thermostat: at t = " + format_number(time_s) + " s the compute power " +
+                          format_number(power_in_w_) + " W exceeds the CRAC's high-mode extraction " +
+                          format_number(s_.extract_high_w) +
+                          " W, so the room would heat without bound; raise crac_high_extract_w (0: auto, "
+                          "crac_high_extract_peak_ratio x the peak compute power)");
+  }
+
+  void check_supply(double supply_c, double time_s) const {
+    if (supply_c + kKelvin > 0) return;
+    throw SimulationError("thermostat: at t = " + format_number(time_s) + " s the supply air would be " +
+                          format_number(supply_c) + " C, at or below absolute zero (the CRAC extracts " +
+                          format_number(extract_w()) + " W from " + format_number(s_.r_ac_w_k) +
+                          " W/K of air); raise crac_airflow_m3s or thermostat_high_c, or lower crac_high_extract_w");
+  }
+
+  /// After any change: whether the low mode holds the room at its low setting, and when the next
+  /// switch or hold begins.
+  void replan() {
+    holding_ = !high_mode_ && power_in_w_ < s_.extract_low_w && sensed_c_ <= low_c() + 1e-9;
+    plan_switch();
+    hold_at_ = kInf;
+    const double rate = slope();
+    if (!high_mode_ && !holding_ && rate < 0) hold_at_ = time_s_ + (low_c() - sensed_c_) / rate;
+  }
+
   /// When the sensed temperature reaches the threshold of the current mode, plus the switch time.
   /// Once reached, the switch is pending and no later change moves it.
   void plan_switch() {
     if (pending_) return;
-    const double target = high_mode_ ? high_c_ - s_.delta_c : high_c_;
+    const double target = high_mode_ ? low_c() : high_c_;
     const double rate = slope();
     const bool reached = high_mode_ ? sensed_c_ <= target : sensed_c_ >= target;
     if (reached) {
@@ -125,7 +179,7 @@ class ThermostatController final : public CoolingController {
       return;
     }
     const bool moving_there = high_mode_ ? rate < 0 : rate > 0;
-    crossed_at_ = moving_there ? time_s_ + (target - sensed_c_) / rate : std::numeric_limits<double>::infinity();
+    crossed_at_ = moving_there ? time_s_ + (target - sensed_c_) / rate : kInf;
     switch_at_ = crossed_at_ + s_.switch_s;
   }
 
@@ -133,10 +187,8 @@ class ThermostatController final : public CoolingController {
   double high_c_;
   double sensed_c_;
   double time_s_ = 0, power_in_w_ = 0, rise_ = 0;
-  bool high_mode_ = false;
-  bool pending_ = false;
-  double crossed_at_ = std::numeric_limits<double>::infinity();
-  double switch_at_ = std::numeric_limits<double>::infinity();
+  bool started_ = false, high_mode_ = false, pending_ = false, holding_ = false;
+  double crossed_at_ = kInf, switch_at_ = kInf, hold_at_ = kInf;
 };
 
 ParamSpec celsius(std::string name, double fallback, std::string help, double min = -100, double max = 200) {
@@ -149,39 +201,85 @@ ParamSpec positive(std::string name, std::string unit, double fallback, std::str
           .min = 0, .max = 1e12, .min_open = true, .help = std::move(help)};
 }
 
+/// A quantity whose default 0 means "derived from the room".
+ParamSpec automatic(std::string name, std::string unit, std::string help) {
+  return {.name = std::move(name), .type = ParamType::real, .unit = std::move(unit), .default_value = 0.0,
+          .min = 0, .max = 1e12, .help = std::move(help)};
+}
+
 CoolingRegistry::Entry steady(std::string name, std::string help, bool follow) {
-  auto make = [follow](const BuildContext& ctx, const CoolingRoom&) -> std::unique_ptr<CoolingController> {
+  auto make = [follow](const BuildContext& ctx, const CoolingRoom& room) -> std::unique_ptr<CoolingController> {
     const ParamSet& p = ctx.params;
     return std::make_unique<SteadyController>(p.real("supply_temp_c"), p.real("supply_temp_min_c"), follow,
-                                              p.real("redline_c"));
+                                              room.redline_c);
   };
   return {std::move(name), std::move(help), {}, make};
 }
 
+/// A parameter's value, or when it is 0 (auto) the room's figure.
+double given_or(const ParamSet& p, const std::string& name, double room_value) {
+  const double given = p.real(name);
+  if (given > 0) return given;
+  if (std::isnan(room_value)) {
+    throw InputError("parameter '" + name + "': 0 (auto) needs the room's node power model; give it in W");
+  }
+  return room_value;
+}
+
+ThermostatController::Settings thermostat_settings(const ParamSet& p, const CoolingRoom& room) {
+  const double rho_c = room.air_density_kg_m3 * room.air_heat_capacity_j_kgk;
+  const double low = given_or(p, "crac_low_extract_w", room.idle_power_w);
+  const double high = given_or(p, "crac_high_extract_w", p.real("crac_high_extract_peak_ratio") * room.peak_power_w);
+  if (low > high) {
+    throw InputError("parameter 'crac_low_extract_w': the low mode's extraction " + format_number(low) +
+                     " W is above the high mode's " + format_number(high) + " W (crac_high_extract_w)");
+  }
+  return {p.real("thermostat_high_c"),
+          p.real("thermostat_delta_c"),
+          high,
+          low,
+          p.real("crac_switch_s"),
+          rho_c * given_or(p, "room_air_volume_m3", room.air_volume_m3),
+          rho_c * given_or(p, "crac_airflow_m3s", room.crac_airflow_m3s),
+          room.redline_c,
+          p.real("supply_temp_min_c"),
+          p.text("thermostat_setting") == "highest"};
+}
+
+std::vector<ParamSpec> thermostat_params() {
+  return {celsius("thermostat_high_c", 30, "high thermostat setting ([P4] Sec. VII-E: 30 C)"),
+          positive("thermostat_delta_c", "C", 15, "high minus low thermostat setting ([P4] Sec. VII-E: 15 C)"),
+          automatic("crac_high_extract_w", "W",
+                    "heat the CRAC extracts in high mode; 0: auto, crac_high_extract_peak_ratio x the room's peak "
+                    "compute power ([P4] Sec. VII-E: 350 kW, 'greater than the maximum computing power')"),
+          {.name = "crac_high_extract_peak_ratio", .type = ParamType::real, .default_value = 3.0, .min = 1,
+           .max = 1e3, .min_open = true,
+           .help = "auto high-mode extraction over the peak compute power ([P4]: 350 kW over the ASU room's "
+                   "115.7 kW peak = 3.03)"},
+          automatic("crac_low_extract_w", "W",
+                    "heat the CRAC extracts in low mode; 0: auto, the room's idle compute power ([P4] Sec. VII-E: "
+                    "100 kW, 'equal to the idle power consumption' of the ASU room)"),
+          {.name = "crac_switch_s", .type = ParamType::real, .unit = "s", .default_value = 3.0, .min = 0,
+           .max = 1e6, .help = "time the CRAC takes to change mode ([P4] Sec. VII-E: 3 s)"},
+          automatic("crac_airflow_m3s", "m3/s",
+                    "CRAC air flow, r_ac = rho c_p x this (0: the platform's, all CRACs; asu50: 8 m3/s, [P4] "
+                    "Sec. VII-B)"),
+          automatic("room_air_volume_m3", "m3",
+                    "air volume of the room, r_room = rho c_p x this (0: the platform's; asu50: 9.6 x 8.4 x 3.6 m = "
+                    "290.3 m3, [P4] Sec. VII-B; other rooms 29.03 m3 per rack, assumed)"),
+          {.name = "thermostat_setting", .type = ParamType::choice, .default_value = std::string("fixed"),
+           .choices = {"fixed", "highest"},
+           .help = "fixed: thermostat_high_c; highest: the bound of [P4] Eq. 6 at each change (HTS)"}};
+}
+
 CoolingRegistry::Entry thermostat() {
   auto make = [](const BuildContext& ctx, const CoolingRoom& room) -> std::unique_ptr<CoolingController> {
-    const ParamSet& p = ctx.params;
-    const double rho_c = room.air_density_kg_m3 * room.air_heat_capacity_j_kgk;
-    const std::string setting = p.text("thermostat_setting");
-    return std::make_unique<ThermostatController>(ThermostatController::Settings{
-        p.real("thermostat_high_c"), p.real("thermostat_delta_c"), p.real("crac_high_extract_w"),
-        p.real("crac_low_extract_w"), p.real("crac_switch_s"), rho_c * p.real("room_air_volume_m3"),
-        rho_c * room.crac_airflow_m3s, p.real("redline_c"), setting == "highest"});
+    return std::make_unique<ThermostatController>(thermostat_settings(ctx.params, room));
   };
   return {"thermostat",
-          "[P4] two-mode CRAC (high/low extraction) switched by a thermostat on its input temperature",
-          {celsius("thermostat_high_c", 30, "high thermostat setting ([P4]: 30 C)"),
-           positive("thermostat_delta_c", "C", 15, "high minus low thermostat setting ([P4]: 15 C)"),
-           positive("crac_high_extract_w", "W", 350e3, "heat the CRAC extracts in high mode ([P4]: 350 kW)"),
-           positive("crac_low_extract_w", "W", 100e3, "heat the CRAC extracts in low mode ([P4]: 100 kW)"),
-           {.name = "crac_switch_s", .type = ParamType::real, .unit = "s", .default_value = 3.0, .min = 0,
-            .max = 1e6, .help = "time the CRAC takes to change mode ([P4]: 3 s)"},
-           positive("room_air_volume_m3", "m3", 300,
-                    "air volume of the room, for r_room = rho c_p V (not in [P4]: assumed)"),
-           {.name = "thermostat_setting", .type = ParamType::choice, .default_value = std::string("fixed"),
-            .choices = {"fixed", "highest"},
-            .help = "fixed: thermostat_high_c; highest: the bound of [P4] Eq. 6 at each change (HTS)"}},
-          make};
+          "[P4] two-mode CRAC (high/low extraction) switched by a thermostat on its input temperature; the low mode "
+          "holds the room at its low setting rather than cool it further",
+          thermostat_params(), make};
 }
 
 }  // namespace
@@ -201,9 +299,13 @@ std::vector<ParamSpec> cooling_params() {
   return {{.name = "cooling", .type = ParamType::choice, .default_value = std::string("redline"),
            .choices = cooling_registry().names(), .help = "cooling controller (dcsweep list)"},
           celsius("supply_temp_c", 15, "CRAC supply air temperature (static; the base of redline)"),
-          celsius("redline_c", 25, "highest allowed inlet temperature"),
-          celsius("supply_temp_min_c", -100,
-                  "coldest supply the CRAC can deliver (redline control); below it the redline is violated")};
+          celsius("redline_c", 25,
+                  "highest allowed inlet temperature (unset: the platform's: 30 C on oxley1080/4320, [P3] Sec. 5.2; "
+                  "25 C elsewhere, [P0])"),
+          celsius("supply_temp_min_c", 5.5,
+                  "coldest supply a CRAC delivers: ASHRAE TC 9.9 (2008, 2011)'s recommended minimum dew point, 5.5 C "
+                  "(colder coils dry the room below the recommended envelope); redline control stops there (the "
+                  "inlets exceed the redline instead); time_supply_below_floor_s counts the time below it")};
 }
 
 }  // namespace dcsweep

@@ -51,22 +51,42 @@ void check_shape(const Matrix& m, std::size_t size, const std::string& name, con
   if (!m.allFinite()) throw InputError(name + ": " + what + " has entries that are not finite numbers");
 }
 
+void check_non_negative(const Matrix& m, Eigen::Index row, const std::string& name, const char* what,
+                        const char* meaning) {
+  for (Eigen::Index j = 0; j < m.cols(); ++j) {
+    if (m(row, j) < 0) {
+      throw InputError(name + ": " + what + "[" + std::to_string(row + 1) + "][" + std::to_string(j + 1) +
+                       "] = " + format_number(m(row, j)) + " is negative (" + meaning + ")");
+    }
+  }
+}
+
 }  // namespace
 
 void check_recirculation(const Matrix& a, std::size_t size, const std::string& name) {
   check_shape(a, size, name, "A");
   for (Eigen::Index i = 0; i < a.rows(); ++i) {
-    for (Eigen::Index j = 0; j < a.cols(); ++j) {
-      if (a(i, j) < 0) {
-        throw InputError(name + ": A[" + std::to_string(i + 1) + "][" + std::to_string(j + 1) + "] = " +
-                         format_number(a(i, j)) + " is negative (a fraction of heat)");
-      }
-    }
+    check_non_negative(a, i, name, "A", "a fraction of heat");
     const double sum = a.row(i).sum();
     if (sum >= 1) {
       throw InputError(name + ": row " + std::to_string(i + 1) + " of A sums to " + format_number(sum) +
                        " (must be below 1: a node cannot recirculate all of its heat)");
     }
+  }
+}
+
+void check_supply_fraction(const Matrix& f, std::size_t size, const std::string& name) {
+  check_shape(f, size, name, "F");
+  for (Eigen::Index i = 0; i < f.rows(); ++i) {
+    check_non_negative(f, i, name, "F", "a fraction of supply air");
+    const double sum = f.row(i).sum();
+    if (std::abs(sum - 1) > 1e-6) {
+      throw InputError(name + ": row " + std::to_string(i + 1) + " of F sums to " + format_number(sum) +
+                       " (must be 1: the shares of an inlet's supply air)");
+    }
+  }
+  if (Eigen::FullPivLU<Matrix>(f).rank() < f.rows()) {
+    throw InputError(name + ": F is singular ([P4] Eq. 6 needs F^-1)");
   }
 }
 

@@ -178,6 +178,28 @@ if "$bin" validate "$tmp/o4320.toml" >"$tmp/v.txt" 2>"$tmp/err"; then
 else
   fail "validate o4320: $(cat "$tmp/err")"
 fi
+# Physics outside its domain: redline control stops at the 5.5 C supply floor (meng40 at 3000 W
+# would need -1.20 C); a bad F file is one error line; a thermostat run whose supply is colder
+# than a CRAC delivers warns once; one that would heat the room without bound fails (exit 1).
+expect_thermal t_sup_eff_c 5.5 1e-9 --platform meng40 --uniform-power-w 3000 --cooling redline
+expect_error 2 "dcsweep: error: $tmp/small.csv: F is 2 x 2; the platform has 40 thermal zones" \
+  thermal --platform meng40 --supply-air-fraction "$tmp/small.csv"
+printf '%%%%MatrixMarket matrix coordinate real general\n40 40 40\n' >"$tmp/Fhalf.mtx"
+for i in $(seq 40); do echo "$i $i 0.5"; done >>"$tmp/Fhalf.mtx"
+expect_error 2 "dcsweep: error: $tmp/Fhalf.mtx: row 1 of F sums to 0.5" \
+  simulate --platform meng40 --workload poisson --supply-air-fraction "$tmp/Fhalf.mtx"
+if "$bin" simulate --platform asu50 --workload poisson --seed 3 --cooling thermostat --json >"$tmp/asu.json" 2>"$tmp/err" &&
+  [[ $(grep -c "warning: the CRAC supply was below supply_temp_min_c = 5.5 C" "$tmp/err") -eq 1 ]] &&
+  grep -q '"time_supply_below_floor_s": [1-9]' "$tmp/asu.json"; then
+  ok
+else
+  fail "thermostat on asu50: $(cat "$tmp/err")"
+fi
+"$bin" simulate --platform meng40 --workload poisson --seed 1 --cooling thermostat --crac-high-extract-w 50000 \
+  --json >"$tmp/hot.json" 2>"$tmp/err"
+code=$?
+[[ $code -eq 1 ]] && grep -q '"status": "failed", "error": "thermostat: at t = .*heat without bound' "$tmp/hot.json" &&
+  ok || fail "undersized thermostat -> exit $code: $(cat "$tmp/hot.json" "$tmp/err")"
 
 echo "$pass passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -38,6 +38,7 @@ struct RoomLayout {
   std::int32_t nodes_per_rack = 0;
   std::int32_t cracs = 1;
   double crac_airflow_m3s = 8.0;
+  double air_volume_m3 = 0;         ///< the room's air (r_room); 0: 29.03 m3 per rack (room_air_volume_m3())
 };
 
 struct RoomPosition {
@@ -60,6 +61,7 @@ struct Platform {
   std::string heat_distribution;    ///< the preset's D matrix file ("" : generated)
   std::string power_preset;         ///< the preset's node power model ("" : none)
   double recirculation_fraction = 0.44;  ///< the generator's default for this room (meng40-like)
+  double redline_c = 25;            ///< the room's redline when redline_c is not set ([P0]; [P3]: 30 C)
 
   bool has_room() const { return room.rows > 0; }
   const NodeType& type_of(std::int32_t node) const { return types[node_type.empty() ? 0 : node_type[node]]; }
@@ -71,6 +73,9 @@ struct Platform {
   std::int32_t zone_count() const { return (node_count + zone_nodes - 1) / zone_nodes; }
   std::int32_t zone_of(std::int32_t node) const { return node / zone_nodes; }
 };
+
+/// The room's air volume: its own, or asu50's per rack ([P4] Sec. VII-B: 290.3 m3 over 10 racks).
+double room_air_volume_m3(const Platform& platform);
 
 /// The machine a trace was recorded on, when one is known (0 nodes otherwise).
 struct TraceHint {

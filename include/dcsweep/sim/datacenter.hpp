@@ -38,6 +38,8 @@ struct HeatDistributionBuild {
   std::shared_ptr<const HeatDistribution> d;
   std::shared_ptr<const CracNodeModel> crac_node;  ///< thermal_model = crac_node instead of d
   std::shared_ptr<const ThermalZones> zones;
+  /// [P4]'s supply-air fraction F (supply_air_fraction file), factorized for Eq. 6; null: F = I.
+  std::shared_ptr<const Eigen::PartialPivLU<Matrix>> supply_fraction;
   std::vector<std::string> warnings;  ///< e.g. negative entries kept
 };
 HeatDistributionBuild build_heat_distribution(const Platform& platform, const ParamSet& params,
@@ -54,6 +56,14 @@ using HeatProvider = std::function<HeatDistributionBuild(const Platform&, const 
 
 /// Whether the scenario's parameters turn the thermal model on for its platform.
 bool thermal_enabled(const Scenario& scenario);
+
+/// What the cooling controller needs of the room: the platform's CRAC air flow and redline (or
+/// redline_c when set), its air volume, and its idle and peak compute power (NaN without `power`).
+CoolingRoom cooling_room(const Platform& platform, const ParamSet& params, const NodePowerTable* power);
+
+/// The highest uniform supply keeping every inlet at or below the redline for these inlet rises:
+/// min F^-1 (T_red - rise) ([P4] Eq. 6); NaN when F = I (the controllers use T_red - max rise).
+double supply_bound_c(const HeatDistributionBuild& heat, const Eigen::VectorXd& rise_k, double redline_c);
 
 /// Inlet rises over the supply (per zone), the largest, and the heat the CRACs remove, for zone
 /// powers: D P, or the CRAC+node model's steady state.
@@ -101,6 +111,7 @@ class DataCenterModel final : public SimObserver, public RoomView {
   void apply_changes();
   void touch(std::size_t zone, double dp);
   void settle();
+  std::vector<std::string> supply_warnings() const;
 
   const Platform& platform_;
   NodePowerTable power_;
@@ -115,6 +126,7 @@ class DataCenterModel final : public SimObserver, public RoomView {
   std::unique_ptr<CoolingController> cooling_;
   double redline_c_;
   double off_w_, boot_w_;             ///< a switched-off node, a booting one
+  double floor_c_;                    ///< supply_temp_min_c: a real CRAC's coldest supply
   struct Run {
     std::int32_t begin, end;
     double dp;
@@ -127,6 +139,7 @@ class DataCenterModel final : public SimObserver, public RoomView {
   double start_s_ = 0, last_s_ = 0, compute_w_ = 0;
   // integrals and extremes
   double compute_j_ = 0, cooling_j_ = 0, peak_cooling_w_ = 0, max_inlet_c_ = -1e300, above_s_ = 0, supply_cs_ = 0;
+  double below_floor_s_ = 0, min_supply_c_ = INFINITY, max_supply_c_ = -INFINITY;
   std::unique_ptr<Bins> bins_;
 };
 

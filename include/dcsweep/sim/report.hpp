@@ -37,6 +37,9 @@ struct Series {
 struct Report {
   std::vector<Metric> metrics;
   std::vector<Series> series;
+  /// Physics outside its plausible range, said once per run (`simulate` prints them; in a sweep
+  /// the metrics, e.g. time_supply_below_floor_s, carry the same facts per point).
+  std::vector<std::string> warnings;
 
   void add(const MetricSpec& spec, double value) { metrics.push_back({spec.name, spec.unit, value}); }
   /// The value of a metric by name; NaN when absent.

@@ -2,7 +2,8 @@
 // Cooling controllers (MODELS.md section 2), a plug-in family chosen by `cooling`:
 //   static      the CRAC supplies supply_temp_c;            P_AC = P_c / CoP(T_sup)
 //   redline     the redline slack raises the supply ([P0] Eq. 5-7, [P1] Eq. 9-13):
-//               T_sup' = T_sup + T_red - max(T_in) = T_red - max(D P), not below supply_temp_min_c;
+//               T_sup' = T_sup + T_red - max(T_in) = T_red - max(D P), not below supply_temp_min_c
+//               (a real CRAC's floor: below it the inlets go above the redline instead);
 //               P_AC = P_c / CoP(T_sup')
 //   thermostat  the two-mode CRAC of [P4] Eq. 2-4, 6: the CRAC input temperature T_sen moves at
 //               (P_c - P_ex) / r_room; the supply is T_sen - P_ex / r_ac; the mode switches
@@ -10,6 +11,15 @@
 //               P_AC = P_ex^2 / (r_ac T_sup) with T_sup in kelvin (the Carnot-style CoP of [P4]).
 //               The high setting is thermostat_high_c, or with thermostat_setting = "highest" the
 //               bound of Eq. 6 for the current power (HTS's SETTHERMOSTAT).
+//               Its clock starts at its first update (the run's first event) in low mode with
+//               T_sen at the low setting: nothing is integrated before the run begins.
+//               Valid domain. [P4]'s low mode extracts the room's idle power, so the room never
+//               cools in it; when a low extraction above the compute power would cool the room
+//               below the low setting, the CRAC holds it there instead (it extracts only the
+//               compute power, as a thermostat stops its compressor), so T_sen stays bounded.
+//               A compute power above the high-mode extraction would heat the room without
+//               bound, and a supply at or below 0 K has no meaning: both fail the simulation
+//               (SimulationError naming the parameters to change).
 // CoP(T) = 0.0068 T^2 + 0.0008 T + 0.458 (T in C) for static and redline.
 #include <limits>
 #include <memory>
@@ -27,6 +37,9 @@ struct CoolingInput {
   /// Heat the CRACs remove (the CRAC+node model's rho C AFC (TC_in - TC_out)); NaN: the compute
   /// power, as in the recirculation model.
   double removed_heat_w = std::numeric_limits<double>::quiet_NaN();
+  /// The highest supply that keeps every inlet at or below the redline, min F^-1 (T_red - D P)
+  /// of [P4] Eq. 6; NaN: redline - max_rise_k (F = I).
+  double supply_bound_c = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// The cooling over an interval with no change in between.
@@ -34,14 +47,17 @@ struct CoolingInterval {
   double energy_j = 0;
   double peak_power_w = 0;
   double max_supply_c = 0;      ///< highest supply temperature in the interval
+  double min_supply_c = 0;      ///< lowest supply temperature in the interval
   double mean_supply_c = 0;     ///< time-average supply temperature
   double time_above_s = 0;      ///< time the hottest inlet is above the redline
+  double time_below_floor_s = 0;  ///< time the supply is below supply_temp_min_c
 };
 
 class CoolingController {
  public:
   virtual ~CoolingController() = default;
-  /// The state changed at `time_s` (every change at that time is in `input`).
+  /// The state changed at `time_s` (every change at that time is in `input`). The first update
+  /// starts the controller's clock.
   virtual void update(double time_s, const CoolingInput& input) = 0;
   /// Integrates from the last update or timer to `time_s` and moves there.
   virtual CoolingInterval advance(double time_s, double redline_c) = 0;
@@ -54,11 +70,17 @@ class CoolingController {
   virtual void on_timer(double /*time_s*/) {}
 };
 
-/// What a controller needs of the room besides the parameters.
+/// What a controller needs of the room besides the parameters (cooling_room() in
+/// sim/datacenter.hpp resolves it from the platform and the parameters).
 struct CoolingRoom {
   double crac_airflow_m3s = 8.0;     ///< total over the CRACs
   double air_density_kg_m3 = 1.19;
   double air_heat_capacity_j_kgk = 1005;
+  double redline_c = 25;             ///< redline_c, or the platform's own
+  double air_volume_m3 = 290.3;      ///< the room's air, for r_room ([P4] Sec. VII-B: 9.6 x 8.4 x 3.6 m)
+  /// Compute power with every node idle / busy (the thermostat's auto extraction); NaN: unknown.
+  double idle_power_w = std::numeric_limits<double>::quiet_NaN();
+  double peak_power_w = std::numeric_limits<double>::quiet_NaN();
 };
 
 using CoolingRegistry = Registry<CoolingController, const CoolingRoom&>;

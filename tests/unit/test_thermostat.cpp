@@ -1,0 +1,349 @@
+// The two-mode CRAC of [P4] and the physics guards: a run starting late equals the same run
+// shifted to start at 0 (issue 15), the controller against an independent explicit stepping of
+// Eq. 2-4 (with the low-mode hold), the room's energy balance, the runaway guards, the redline
+// floor, [P4]'s F, and the defaults taken from the papers (asu50 and other rooms).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+
+#include "dcsweep/core/error.hpp"
+#include "dcsweep/power/node_power.hpp"
+#include "dcsweep/sim/catalog.hpp"
+#include "dcsweep/sim/datacenter.hpp"
+#include "dcsweep/sim/run.hpp"
+#include "dcsweep/sim/scenario.hpp"
+#include "dcsweep/thermal/cooling.hpp"
+#include "test_helpers.hpp"
+
+namespace dcsweep {
+namespace {
+
+using test::input_error;
+
+constexpr double kKelvin = 273.15;
+constexpr double kRhoC = 1.19 * 1005;
+
+ParamSet thermostat_params(const std::string& platform) {
+  ParamSet p(simulation_catalog());
+  p.set("platform", platform);
+  p.set("cooling", std::string("thermostat"));
+  p.set("allocator", std::string("first_fit"));
+  return p;
+}
+
+ParamSet poisson(const std::string& platform, std::int64_t jobs, std::int64_t seed) {
+  ParamSet p = thermostat_params(platform);
+  p.set("workload", std::string("poisson"));
+  p.set("poisson_jobs", jobs);
+  p.set("seed", seed);
+  return p;
+}
+
+/// The physics metrics of two runs agree (they do not depend on where the clock starts).
+void expect_same_physics(const Report& a, const Report& b) {
+  for (const char* name : {"compute_energy_j", "avg_compute_power_w", "cooling_energy_j", "avg_cooling_power_w",
+                           "max_cooling_power_w", "max_inlet_c", "time_above_redline_s", "avg_supply_temp_c",
+                           "time_supply_below_floor_s"}) {
+    const double x = a.value(name), y = b.value(name);
+    EXPECT_NEAR(x, y, 1e-7 * std::max(1.0, std::abs(x))) << name;
+  }
+}
+
+/// The same jobs with every submit time moved by `shift_s`.
+Scenario shifted(Scenario s, double shift_s) {
+  for (Job& j : s.workload.jobs) j.submit_s += shift_s;
+  return s;
+}
+
+TEST(ThermostatStart, PoissonRunsEqualTheirShiftToZero) {
+  // [P4]'s ASU settings as the independent integration of issue 15 used them.
+  for (const std::int64_t jobs : {1, 40}) {
+    ParamSet p = poisson("asu50", jobs, 3);
+    p.set("crac_low_extract_w", 100e3);
+    p.set("crac_high_extract_w", 350e3);
+    p.set("room_air_volume_m3", 300.0);
+    if (jobs == 1) {
+      p.set("poisson_max_nodes", std::int64_t{1});
+      p.set("poisson_min_runtime_s", 2000.0);
+      p.set("poisson_max_runtime_s", 2000.0);
+    }
+    const Scenario late = make_scenario(p);
+    const double first = late.workload.jobs.front().submit_s;
+    ASSERT_GT(first, 100) << "the case needs a first event far from 0";
+    const Report a = run_simulation(late).report, b = run_simulation(shifted(late, -first)).report;
+    expect_same_physics(a, b);
+    // The independent step integration of Eq. 2-4 of issue 15: 10.42 C and 9.89 C.
+    EXPECT_NEAR(a.value("avg_supply_temp_c"), jobs == 1 ? 10.42 : 9.89, 0.005) << jobs << " jobs";
+  }
+}
+
+TEST(ThermostatStart, TraceFarFromZeroEqualsTheSameJobsAtZero) {
+  ParamSet p = thermostat_params("asu50");
+  p.set("trace", std::string(DCSWEEP_TRACES_DIR) + "/KTH-SP2-1996-2.1-cln.swf");
+  p.set("first_job", std::int64_t{10500});
+  p.set("jobs", std::int64_t{60});
+  p.set("scale_to_platform", true);
+  const Scenario at_zero = make_scenario(p);
+  ASSERT_EQ(at_zero.workload.jobs.front().submit_s, 0);
+  expect_same_physics(run_simulation(at_zero).report, run_simulation(shifted(at_zero, 3.7e6)).report);
+}
+
+/// A piecewise-constant compute power: (from_s, watts) steps, the first from the start.
+using Schedule = std::vector<std::pair<double, double>>;
+double power_at(const Schedule& s, double t) {
+  double w = s.front().second;
+  for (const auto& [from, watts] : s) w = t >= from ? watts : w;
+  return w;
+}
+
+struct Totals {
+  double cooling_j = 0, supply_cs = 0, balance_j = 0, sensed_start_c = NAN, sensed_end_c = NAN;
+};
+
+/// A room of r_room = 1000 J/K, r_ac = 2000 W/K; low 1000 W, high 5000 W; 30 / 20 C; t_sw 2 s.
+struct Room {
+  double r_room = 1000, r_ac = 2000, low_w = 1000, high_w = 5000, high_c = 30, delta_c = 10, switch_s = 2;
+};
+
+std::unique_ptr<CoolingController> make_crac(const Room& r) {
+  ParamSet p(simulation_catalog());
+  p.set("thermostat_high_c", r.high_c);
+  p.set("thermostat_delta_c", r.delta_c);
+  p.set("crac_low_extract_w", r.low_w);
+  p.set("crac_high_extract_w", r.high_w);
+  p.set("crac_switch_s", r.switch_s);
+  p.set("room_air_volume_m3", r.r_room / kRhoC);
+  p.set("crac_airflow_m3s", r.r_ac / kRhoC);
+  return cooling_registry().at("thermostat").make({p, {}}, CoolingRoom{});
+}
+
+/// Drives the controller as the data-center observer does, from `start_s` to `end_s`. Between
+/// events P_ex and T_sen follow from its supply and power: P_AC = P_ex^2 / (r_ac T_sup).
+Totals drive(const Room& r, const Schedule& schedule, double start_s, double end_s) {
+  auto crac = make_crac(r);
+  Totals out;
+  auto extract = [&] { return std::sqrt(crac->power_w() * r.r_ac * (crac->supply_c() + kKelvin)); };
+  auto sensed = [&] { return crac->supply_c() + extract() / r.r_ac; };
+  double t = start_s;
+  crac->update(t, {power_at(schedule, t), 0});
+  out.sensed_start_c = sensed();
+  while (t < end_s) {
+    double change = end_s;
+    for (const auto& step : schedule) change = step.first > t ? std::min(change, step.first) : change;
+    const double next = std::min(change, crac->next_event_s());
+    out.balance_j += (power_at(schedule, t) - extract()) * (next - t);
+    const CoolingInterval iv = crac->advance(next, 100);
+    out.cooling_j += iv.energy_j;
+    out.supply_cs += iv.mean_supply_c * (next - t);
+    t = next;
+    if (t == change) crac->update(t, {power_at(schedule, t), 0});
+    if (t == crac->next_event_s()) crac->on_timer(t);
+  }
+  out.sensed_end_c = sensed();
+  return out;
+}
+
+/// Explicit stepping of [P4] Eq. 2-4 with the documented low-mode hold, independent of the
+/// controller's closed forms: T_sen += (P - P_ex) / r_room dt; switch t_sw after a crossing.
+Totals step(const Room& r, const Schedule& schedule, double start_s, double end_s, double dt, int& switches) {
+  Totals out;
+  double sensed = r.high_c - r.delta_c, switch_at = INFINITY;
+  bool high = false;
+  for (double t = start_s; t < end_s - dt / 2; t += dt) {
+    const double p = power_at(schedule, t);
+    const double low_c = r.high_c - r.delta_c;
+    const double ex = high ? r.high_w : (sensed <= low_c && p < r.low_w ? p : r.low_w);
+    const double supply = sensed - ex / r.r_ac;
+    out.cooling_j += ex * ex / (r.r_ac * (supply + kKelvin)) * dt;
+    out.supply_cs += supply * dt;
+    sensed += (p - ex) / r.r_room * dt;
+    if (std::isinf(switch_at) && (high ? sensed <= low_c : sensed >= r.high_c)) switch_at = t + dt + r.switch_s;
+    if (t + dt >= switch_at - dt / 2) {
+      high = !high;
+      switch_at = INFINITY;
+      ++switches;
+    }
+  }
+  return out;
+}
+
+TEST(ThermostatPhysics, AgreesWithAnIndependentStepIntegration) {
+  // Starts late (t = 100 s); 3000 W heats the room in low mode, high mode cools it; from 140 s
+  // 500 W is below the low extraction, so the low mode holds the room at 20 C; then 4500 W.
+  const Room room;
+  const Schedule schedule{{100, 3000}, {140, 500}, {175, 4500}};
+  int switches = 0;
+  const Totals exact = drive(room, schedule, 100, 220);
+  const Totals stepped = step(room, schedule, 100, 220, 1e-4, switches);
+  EXPECT_GE(switches, 5);
+  EXPECT_NEAR(exact.cooling_j, stepped.cooling_j, 2e-3 * exact.cooling_j);
+  EXPECT_NEAR(exact.supply_cs / 120, stepped.supply_cs / 120, 2e-3);
+}
+
+TEST(ThermostatPhysics, RoomAirEnergyBalance) {
+  // The integral of (P_comp - P_ex) equals r_room times the change of T_sen, holds included.
+  const Room room;
+  const Totals t = drive(room, {{0, 3000}, {37, 500}, {90, 4200}, {131, 900}}, 0, 400);
+  EXPECT_NEAR(t.balance_j, room.r_room * (t.sensed_end_c - t.sensed_start_c), 1e-6 * room.r_room);
+  // 900 W < 1000 W at the end: the room is held at the low setting, or below it by what the high
+  // mode removed during its switching time.
+  EXPECT_LE(t.sensed_end_c, room.high_c - room.delta_c + 1e-9);
+  EXPECT_GE(t.sensed_end_c, room.high_c - room.delta_c - room.high_w / room.r_room * room.switch_s);
+}
+
+TEST(ThermostatGuards, Meng40NoLongerCoolsWithoutBound) {
+  // Issue 19: meng40 idles at 40 kW, below [P4]'s 100 kW low extraction. With the auto default
+  // (low = the idle power) and with 100 kW given (the low mode holds the room at 15 C), the
+  // supply stays bounded; before, it averaged -48 C (and -9,131 C on long runs).
+  for (const double low_w : {0.0, 100e3}) {
+    for (const std::int64_t jobs : {40, 400}) {
+      ParamSet p = poisson("meng40", jobs, 1);
+      p.set("crac_low_extract_w", low_w);
+      const Report r = run_simulation(make_scenario(p)).report;
+      EXPECT_GT(r.value("avg_supply_temp_c"), -25) << low_w << " W, " << jobs << " jobs";
+      EXPECT_LT(r.value("avg_supply_temp_c"), 30);
+      EXPECT_GT(r.value("cooling_energy_j"), 0);
+      EXPECT_TRUE(std::isfinite(r.value("cooling_energy_j")));
+    }
+  }
+}
+
+std::string simulation_error(const ParamSet& p) {
+  try {
+    run_simulation(make_scenario(p));
+  } catch (const SimulationError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ThermostatGuards, RunawayAndAbsoluteZeroFailThePoint) {
+  ParamSet p = poisson("meng40", 40, 1);
+  p.set("crac_high_extract_w", 50e3);  // below the load of a few busy nodes on top of 40 kW idle
+  std::string message = simulation_error(p);
+  EXPECT_NE(message.find("exceeds the CRAC's high-mode extraction 50000 W, so the room would heat without bound; "
+                         "raise crac_high_extract_w"),
+            std::string::npos)
+      << message;
+  p = poisson("meng40", 40, 1);
+  p.set("crac_airflow_m3s", 0.01);  // r_ac = 12 W/K: 40 kW would need air 3,300 K colder
+  message = simulation_error(p);
+  EXPECT_NE(message.find("at or below absolute zero"), std::string::npos) << message;
+  EXPECT_NE(message.find("raise crac_airflow_m3s"), std::string::npos) << message;
+  p = poisson("meng40", 40, 1);
+  p.set("crac_high_extract_w", 30e3);  // below the auto low extraction, meng40's 40 kW idle power
+  EXPECT_EQ(input_error([&] { run_simulation(make_scenario(p)); }),
+            "parameter 'crac_low_extract_w': the low mode's extraction 40000 W is above the high mode's 30000 W "
+            "(crac_high_extract_w)");
+}
+
+TEST(SupplyFloor, RedlineStopsAtTheFloorAndReportsTheViolation) {
+  ParamSet p(simulation_catalog());
+  p.set("platform", std::string("meng40"));
+  EXPECT_EQ(p.real("supply_temp_min_c"), 5.5);
+  const Platform meng = *platform_registry().at("meng40").make({p, {}}, TraceHint{});
+  auto redline = cooling_registry().at("redline").make({p, {}}, cooling_room(meng, p, nullptr));
+  redline->update(0, {120e3, 26.2});  // meng40 at 3000 W per node: 41.2 C at a 15 C supply
+  EXPECT_EQ(redline->supply_c(), 5.5);  // not 25 - 26.2 = -1.2 C
+  const CoolingInterval iv = redline->advance(10, 25);
+  EXPECT_EQ(iv.time_above_s, 10);
+  EXPECT_EQ(iv.time_below_floor_s, 0);
+  // static below the floor: all of its time is counted
+  p.set("supply_temp_c", 2.0);
+  auto fixed = cooling_registry().at("static").make({p, {}}, cooling_room(meng, p, nullptr));
+  fixed->update(0, {40e3, 8});
+  EXPECT_EQ(fixed->advance(7, 25).time_below_floor_s, 7);
+}
+
+TEST(SupplyFloor, ThermostatTimeBelowTheFloorIsMeasuredAndWarnedOnce) {
+  // asu50 with the defaults: high mode supplies about 36 K below the CRAC input (-21 C at 15 C).
+  const Report r = run_simulation(make_scenario(poisson("asu50", 40, 3))).report;
+  const double below = r.value("time_supply_below_floor_s");
+  EXPECT_GT(below, 0);
+  EXPECT_LE(below, r.value("makespan_s"));
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0].rfind("the CRAC supply was below supply_temp_min_c = 5.5 C for ", 0), 0u) << r.warnings[0];
+  // No room: the metric does not apply.
+  ParamSet none = poisson("meng40", 5, 1);
+  none.set("node_power", std::string("none"));
+  EXPECT_TRUE(std::isnan(run_simulation(make_scenario(none)).report.value("time_supply_below_floor_s")));
+}
+
+TEST(Defaults, RoomsFromThePapers) {
+  ParamSet p(simulation_catalog());
+  auto room_of = [&](const std::string& name) {
+    const Platform platform = *platform_registry().at(name).make({p, {}}, TraceHint{});
+    const auto power = make_node_power(p, platform, {});
+    return cooling_room(platform, p, power.get());
+  };
+  const CoolingRoom asu = room_of("asu50");
+  EXPECT_NEAR(asu.air_volume_m3, 290.3, 0.01);  // [P4] VII-B: 9.6 x 8.4 x 3.6 m
+  EXPECT_EQ(asu.crac_airflow_m3s, 8.0);
+  EXPECT_EQ(asu.idle_power_w, 30 * 2420 + 20 * 1820);  // [P4] VII-E: "100 kW ... the idle power"
+  EXPECT_EQ(asu.peak_power_w, 30 * 2595 + 20 * 1892);  // x 3 = 347 kW, [P4]'s 350 kW
+  EXPECT_EQ(asu.redline_c, 25);
+  EXPECT_EQ(room_of("oxley1080").redline_c, 30);  // [P3] Sec. 5.2
+  EXPECT_EQ(room_of("oxley4320").redline_c, 30);
+  EXPECT_NEAR(room_of("oxley1080").air_volume_m3, 30 * 290.304 / 10, 1e-9);  // 30 cabinets
+  const CoolingRoom meng = room_of("meng40");
+  EXPECT_EQ(meng.idle_power_w, 40 * 1000);
+  EXPECT_EQ(meng.peak_power_w, 40 * 2790);
+  p.set("redline_c", 27.0);
+  EXPECT_EQ(room_of("oxley1080").redline_c, 27);  // set: the parameter wins
+}
+
+TEST(Defaults, AutoExtractionIsIdleAndThreeTimesPeak) {
+  // A room other than asu50: meng40's auto levels are 40 kW and 3 x 111.6 kW.
+  ParamSet automatic = poisson("meng40", 40, 2), given = automatic;
+  given.set("crac_low_extract_w", 40e3);
+  given.set("crac_high_extract_w", 3 * 40 * 2790.0);
+  given.set("room_air_volume_m3", 290.304);
+  expect_same_physics(run_simulation(make_scenario(automatic)).report, run_simulation(make_scenario(given)).report);
+}
+
+}  // namespace
+}  // namespace dcsweep
+
+namespace dcsweep {
+namespace {
+
+TEST(SupplyFraction, Equation6ByHandAndIdentityChangesNothing) {
+  // F = [[0.8, 0.2], [0.3, 0.7]], rises (5, 2) K, redline 25 C: F x = (20, 23) gives
+  // x = (18.8, 24.8): the bound is 18.8 C, below the 20 C of F = I.
+  HeatDistributionBuild heat;
+  Matrix f(2, 2);
+  f << 0.8, 0.2, 0.3, 0.7;
+  check_supply_fraction(f, 2, "F.csv");
+  heat.supply_fraction = std::make_shared<const Eigen::PartialPivLU<Matrix>>(f);
+  EXPECT_NEAR(supply_bound_c(heat, Eigen::Vector2d(5, 2), 25), 18.8, 1e-12);
+  heat.supply_fraction.reset();
+  EXPECT_TRUE(std::isnan(supply_bound_c(heat, Eigen::Vector2d(5, 2), 25)));
+  // A whole run with F = I from a file equals the run without F.
+  std::string identity;
+  for (int i = 0; i < 40; ++i) {
+    for (int j = 0; j < 40; ++j) identity += std::string(j ? "," : "") + (i == j ? "1" : "0");
+    identity += '\n';
+  }
+  ParamSet p = poisson("meng40", 40, 4);
+  p.set("thermostat_setting", std::string("highest"));
+  const Report without = run_simulation(make_scenario(p)).report;
+  p.set("supply_air_fraction", test::write_file("F_identity.csv", identity));
+  expect_same_physics(without, run_simulation(make_scenario(p)).report);
+}
+
+TEST(SupplyFraction, BadMatricesAreRejected) {
+  Matrix f(2, 2);
+  f << 0.5, 0.5, -0.1, 1.1;
+  EXPECT_EQ(input_error([&] { check_supply_fraction(f, 2, "F.csv"); }),
+            "F.csv: F[2][1] = -0.1 is negative (a fraction of supply air)");
+  f << 0.5, 0.4, 0, 1;
+  EXPECT_EQ(input_error([&] { check_supply_fraction(f, 2, "F.csv"); }),
+            "F.csv: row 1 of F sums to 0.9 (must be 1: the shares of an inlet's supply air)");
+  f << 0.5, 0.5, 0.5, 0.5;
+  EXPECT_EQ(input_error([&] { check_supply_fraction(f, 2, "F.csv"); }), "F.csv: F is singular ([P4] Eq. 6 needs F^-1)");
+  EXPECT_EQ(input_error([&] { check_supply_fraction(f, 3, "F.csv"); }), "F.csv: F is 2 x 2; the platform has 3 thermal zones");
+}
+
+}  // namespace
+}  // namespace dcsweep
