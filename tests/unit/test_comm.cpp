@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "dcsweep/alloc/nearest.hpp"
 #include "dcsweep/comm/comm.hpp"
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/sim/catalog.hpp"
@@ -184,6 +185,41 @@ TEST(RuntimeModel, MengTauByHandAndTheScheduleInvariantsOnARealTrace) {
       // EASY's guarantee holds with the scaled estimates: recomputed from the job outcomes.
       EXPECT_EQ(test::check_easy_reservations(s.workload, r.jobs, s.platform.node_count, scale),
                 std::vector<std::string>{});
+    }
+  }
+}
+
+TEST(RuntimeModel, MengRelativeScalesByTheBestAllocationOnAnEmptyMachine) {
+  // Poisson jobs on meng40: each job's factor is 0.7 + 0.3 CC / CC_best(n), CC_best the better of
+  // mc1x1's and genalg's allocations on the empty machine, recomputed here.
+  for (const char* allocator : {"mc1x1", "random"}) {
+    ParamSet p(simulation_catalog());
+    p.set("platform", std::string("meng40"));
+    p.set("workload", std::string("poisson"));
+    p.set("poisson_jobs", std::int64_t{60});
+    p.set("allocator", std::string(allocator));
+    p.set("runtime_model", std::string("meng_relative"));
+    p.set("node_power", std::string("none"));
+    const Scenario s = make_scenario(p);
+    const SimulationResult r = simulate(s, SimulationOptions{{}, nullptr, true});
+    const Machine empty(40);
+    std::vector<double> scale;
+    for (std::size_t j = 0; j < r.jobs.size(); ++j) {
+      const auto n = static_cast<std::int32_t>(r.nodes[j].size());
+      if (n < 2) {
+        scale.push_back(1.0);
+        continue;
+      }
+      double best = INFINITY;
+      for (const NearestKind kind : {NearestKind::mc1x1, NearestKind::genalg}) {
+        best = std::min(best, reference_cost(s.platform, nearest_allocate(kind, s.platform, empty, n),
+                                             comm::task_graph(0, n)));
+      }
+      scale.push_back(0.7 + 0.3 * r.jobs[j].comm_cost / best);
+    }
+    EXPECT_EQ(test::check_schedule(s.workload, r.jobs, 40, scale), std::vector<std::string>{}) << allocator;
+    if (std::string(allocator) == "random") {
+      EXPECT_GT(r.report.value("avg_runtime_stretch"), 1.05);  // scattered placements cost time
     }
   }
 }

@@ -8,7 +8,8 @@
 //                  draws its noise the same way), c = comm_fraction
 //   meng_relative  [P0] section 5.3: t' = (1 - c) t + c (CC_job / CC_best(n)) t, CC_best(n) the
 //                  communication cost of the best allocation of n nodes on an empty machine
-//                  (mc1x1 on the empty machine, the same pattern and task mapping)
+//                  (the better of mc1x1's and genalg's there, same pattern and task mapping); a
+//                  job placed as well runs its trace time, a worse one longer
 // (both meng models also apply the trace model's node-count factor.)
 //
 // What a stretch does to the request (a decision, see README "Semantics"): the scheduler-visible
