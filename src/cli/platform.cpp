@@ -69,8 +69,8 @@ void write_matrix(const Matrix& m, const std::string& path) {
 }
 
 /// PREFIX_D.csv (K/W per zone), PREFIX_A.csv (the recirculation model's A, given or generated), or
-/// for crac_node PREFIX_influence_nodes.csv / PREFIX_influence_cracs.csv (rows: outlets; columns:
-/// node inlets then CRAC inlets). Returns the files written.
+/// for crac_node PREFIX_influence.csv ((zones + CRACs) squared, rows the outlets and columns the
+/// inlets, zones then CRACs: the format influence_indices reads back). Returns the files written.
 std::vector<std::string> write_matrices(const Platform& platform, const ParamSet& params, const std::string& prefix) {
   const HeatDistributionBuild heat = build_heat_distribution(platform, params, read_matrix_any);
   std::vector<std::string> written;
@@ -79,8 +79,10 @@ std::vector<std::string> write_matrices(const Platform& platform, const ParamSet
     written.push_back(prefix + name);
   };
   if (heat.crac_node) {
-    emit(Matrix(heat.crac_node->indices().node), "_influence_nodes.csv");
-    emit(heat.crac_node->indices().crac, "_influence_cracs.csv");
+    const InfluenceIndices& a = heat.crac_node->indices();
+    Matrix all(a.node.rows() + a.crac.rows(), a.node.cols());
+    all << Matrix(a.node), a.crac;
+    emit(all, "_influence.csv");
     return written;
   }
   emit(heat.d->matrix(), "_D.csv");
@@ -121,8 +123,8 @@ int platform_command(std::span<const std::string> args, std::ostream& out, std::
   options.add_options()("nodes-out", po::value<std::string>()->value_name("FILE.csv"),
                         "one row per node: node,type,row,rack,slot,x,y,z,zone")(
       "matrices-out", po::value<std::string>()->value_name("PREFIX"),
-      "the room's matrices as CSV: PREFIX_D.csv (and PREFIX_A.csv when generated or given), or the CRAC + node "
-      "influence indices")("help,h", "this help");
+      "the room's matrices as CSV: PREFIX_D.csv (and PREFIX_A.csv when generated or given), or for "
+      "crac_node PREFIX_influence.csv")("help,h", "this help");
   options.add(param_options(catalog));
   const po::variables_map vm = parse_options(args, options, "platform", true);
   if (vm.count("help")) {

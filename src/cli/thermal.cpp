@@ -86,7 +86,7 @@ int thermal_command(std::span<const std::string> args, std::ostream& out, std::o
   for (Eigen::Index i = 0; i < rise.size(); ++i) out << (i ? ", " : "") << json(supply + rise(i));
   out << "], \"t_in_max_c\": " << json(supply + rise.maxCoeff()) << ", \"t_sup_eff_c\": " << json(cooling->supply_c())
       << ", \"cop\": " << json(cooling_w > 0 ? compute / cooling_w : NAN) << ", \"compute_power_w\": " << json(compute)
-      << ", \"cooling_power_w\": " << json(cooling_w) << "}\n";
+      << ", \"removed_heat_w\": " << json(state.removed_heat_w) << ", \"cooling_power_w\": " << json(cooling_w) << "}\n";
   return kExitOk;
 }
 

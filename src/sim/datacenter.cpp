@@ -45,6 +45,23 @@ void check_room_size(const Platform& platform, std::int32_t zone_nodes) {
                    std::to_string(suggested) + ", dividing the rack height)");
 }
 
+/// Measured indices rarely balance to rounding: off by at most kInfluenceWarn they are used with a
+/// warning (the heat balance is off by about as much); off by more than 1% they are refused.
+constexpr double kInfluenceWarn = 1e-6, kInfluenceRefuse = 1e-2;
+
+std::vector<std::string> check_imported_influence(const InfluenceIndices& a, const std::vector<double>& zone_airflow,
+                                                  const std::vector<double>& crac_airflow, const std::string& name) {
+  const AirBalance b = air_balance(a, zone_airflow, crac_airflow, name);
+  const auto zones = Eigen::Index(zone_airflow.size());
+  const double worst = std::max(b.share_error, std::abs(b.outlet_imbalance));
+  if (!(worst <= kInfluenceRefuse)) {
+    throw InputError(describe_air_balance(b, zones, name, kInfluenceRefuse) + " (more than 1% off: refused)");
+  }
+  if (worst <= kInfluenceWarn) return {};
+  return {describe_air_balance(b, zones, name, kInfluenceWarn) +
+          " (within 1%: used as given; the CRACs' heat balance is off by about as much)"};
+}
+
 AirProperties air_of(const ParamSet& p) { return {p.real("air_density_kg_m3"), p.real("air_heat_capacity_j_kgk")}; }
 
 }  // namespace
@@ -65,6 +82,10 @@ std::vector<ParamSpec> datacenter_params() {
       {.name = "supply_air_fraction", .type = ParamType::text, .default_value = std::string(),
        .help = "[P4]'s supply-air fraction matrix F file (CSV, .mtx or FILE.h5:/dataset), zones x zones, rows "
                "summing to 1; used by thermostat_setting = highest (Eq. 6); empty: F = I"},
+      {.name = "influence_indices", .type = ParamType::text, .default_value = std::string(),
+       .help = "thermal_model crac_node: influence index file (CSV, .mtx or FILE.h5:/dataset), (zones + CRACs) "
+               "squared, rows the outlets and columns the inlets (zones, then CRACs); empty: generated. Checked "
+               "for conservation of air: off by more than 1% is an error, by more than 1e-6 a warning"},
       {.name = "room_seed", .type = ParamType::integer, .default_value = std::int64_t{1}, .min = 0, .max = 9.0e15,
        .help = "seed of the generated recirculation (the room, not the experiment: the sweep seed leaves it)"},
       real("recirculation_fraction", "", 0.44, 0, 0.99,
@@ -105,7 +126,7 @@ std::vector<SeriesSpec> datacenter_series_specs() {
 std::string heat_distribution_key(const Platform& platform, const ParamSet& p) {
   std::string key = platform.name + '\x1f' + std::to_string(platform.node_count) + '\x1f' +
                     std::to_string(zone_nodes_of(platform, p)) + '\x1f' + p.text("thermal_model");
-  for (const char* name : {"heat_distribution", "recirculation", "supply_air_fraction", "room_seed", "recirculation_fraction",
+  for (const char* name : {"heat_distribution", "recirculation", "supply_air_fraction", "influence_indices", "room_seed", "recirculation_fraction",
                            "recirculation_rack_decay", "recirculation_height_gain", "recirculation_end_gain",
                            "recirculation_cross_row", "recirculation_far_row", "recirculation_noise",
                            "aisle_containment", "air_density_kg_m3", "air_heat_capacity_j_kgk", "room_rows",
@@ -139,18 +160,28 @@ HeatDistributionBuild build_heat_distribution(const Platform& platform, const Pa
   if (!d_file.empty() && !a_file.empty()) {
     throw InputError("give either heat_distribution (D) or recirculation (A), not both");
   }
+  const std::string& influence_file = p.text("influence_indices");
   if (p.text("thermal_model") == "crac_node") {
     if (!d_file.empty() || !a_file.empty() || !p.text("supply_air_fraction").empty()) {
-      throw InputError("thermal_model crac_node uses generated influence indices; heat_distribution, recirculation "
-                       "and supply_air_fraction files are for the recirculation model");
+      throw InputError("thermal_model crac_node uses influence indices (influence_indices, or generated); "
+                       "heat_distribution, recirculation and supply_air_fraction files are for the recirculation model");
     }
-    RngStream rng(StreamKey{static_cast<std::uint64_t>(p.integer("room_seed")), 0, 0}, StreamPurpose::room);
-    InfluenceIndices indices = generate_influence(*zones, platform.room.cracs, generator_of(platform, p), rng);
-    check_influence(indices, zones->size(), std::size_t(platform.room.cracs), "generated influence indices");
-    out.crac_node = std::make_shared<const CracNodeModel>(
-        std::move(indices), zones->airflow_m3s,
-        std::vector<double>(std::size_t(platform.room.cracs), platform.room.crac_airflow_m3s), air_of(p));
+    const std::vector<double> crac_airflow(std::size_t(platform.room.cracs), platform.room.crac_airflow_m3s);
+    InfluenceIndices indices;
+    if (influence_file.empty()) {
+      RngStream rng(StreamKey{static_cast<std::uint64_t>(p.integer("room_seed")), 0, 0}, StreamPurpose::room);
+      indices = generate_influence(*zones, crac_airflow, generator_of(platform, p), rng);  // checked
+    } else {
+      indices = influence_from_matrix(reader(influence_file), Eigen::Index(zones->size()), platform.room.cracs,
+                                      influence_file);
+      out.warnings = check_imported_influence(indices, zones->airflow_m3s, crac_airflow, influence_file);
+    }
+    out.crac_node = std::make_shared<const CracNodeModel>(std::move(indices), zones->airflow_m3s, crac_airflow, air_of(p));
     return out;
+  }
+  if (!influence_file.empty()) {
+    throw InputError("influence_indices is for thermal_model crac_node (the recirculation model takes "
+                     "heat_distribution or recirculation)");
   }
   Matrix d;
   if (!d_file.empty() || (a_file.empty() && !platform.heat_distribution.empty() && zone_nodes == platform.zone_nodes)) {

@@ -1,82 +1,268 @@
 #include "dcsweep/thermal/crac_node.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <map>
+#include <numeric>
 
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/core/text.hpp"
 
 namespace dcsweep {
 
-void check_influence(const InfluenceIndices& a, std::size_t zones, std::size_t cracs, const std::string& name) {
-  const auto n = Eigen::Index(zones), c = Eigen::Index(cracs);
+namespace {
+
+/// Name of unit y (a node zone, then the CRACs) for messages.
+std::string unit_name(Eigen::Index y, Eigen::Index zones) {
+  return y < zones ? "node zone " + std::to_string(y + 1) : "CRAC " + std::to_string(y - zones + 1);
+}
+
+void check_shapes_and_signs(const InfluenceIndices& a, Eigen::Index n, Eigen::Index c, const std::string& name) {
   if (a.node.rows() != n || a.node.cols() != n + c || a.crac.rows() != c || a.crac.cols() != n + c) {
     throw InputError(name + ": influence indices must be " + std::to_string(n) + " + " + std::to_string(c) +
                      " rows by " + std::to_string(n + c) + " inlets");
   }
-  Eigen::VectorXd sums = Eigen::VectorXd::Zero(n + c);
   for (Eigen::Index k = 0; k < a.node.outerSize(); ++k) {
     for (Eigen::SparseMatrix<double>::InnerIterator it(a.node, k); it; ++it) {
-      if (it.value() < 0) throw InputError(name + ": negative influence index from node " + std::to_string(it.row() + 1));
-      sums(it.col()) += it.value();
+      if (!(it.value() >= 0))
+        throw InputError(name + ": negative influence index from node " + std::to_string(it.row() + 1));
     }
   }
-  if ((a.crac.array() < 0).any()) throw InputError(name + ": negative influence index from a CRAC");
-  sums += a.crac.colwise().sum().transpose();
-  for (Eigen::Index y = 0; y < n + c; ++y) {
-    if (std::abs(sums(y) - 1) > 1e-6) {
-      throw InputError(name + ": the shares of inlet " + std::to_string(y + 1) + " sum to " + format_number(sums(y)) +
-                       ", not 1");
-    }
+  if (!(a.crac.array() >= 0).all()) throw InputError(name + ": negative influence index from a CRAC");
+}
+
+}  // namespace
+
+AirBalance air_balance(const InfluenceIndices& a, const std::vector<double>& zone_airflow,
+                       const std::vector<double>& crac_airflow, const std::string& name) {
+  const auto n = Eigen::Index(zone_airflow.size()), c = Eigen::Index(crac_airflow.size());
+  check_shapes_and_signs(a, n, c, name);
+  Eigen::VectorXd flow(n + c);
+  flow << Eigen::Map<const Eigen::VectorXd>(zone_airflow.data(), n),
+      Eigen::Map<const Eigen::VectorXd>(crac_airflow.data(), c);
+  // Shares per inlet (column sums) and air delivered per outlet (sum_y A[x][y] AF(y)).
+  Eigen::VectorXd shares = a.crac.colwise().sum().transpose();
+  Eigen::VectorXd delivered(n + c);
+  delivered.tail(c) = a.crac * flow;
+  delivered.head(n) = a.node * flow;
+  for (Eigen::Index k = 0; k < a.node.outerSize(); ++k) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(a.node, k); it; ++it) shares(it.col()) += it.value();
+  }
+  AirBalance b;
+  b.share_error = (shares.array() - 1).abs().maxCoeff(&b.worst_inlet);
+  b.share_sum = shares(b.worst_inlet);
+  const Eigen::VectorXd imbalance = (delivered - flow).cwiseQuotient(flow);
+  imbalance.cwiseAbs().maxCoeff(&b.worst_outlet);
+  b.outlet_imbalance = imbalance(b.worst_outlet);
+  b.delivered_m3s = delivered(b.worst_outlet);
+  b.moved_m3s = flow(b.worst_outlet);
+  return b;
+}
+
+std::string describe_air_balance(const AirBalance& b, Eigen::Index n, const std::string& name, double tolerance) {
+  if (!(b.share_error <= tolerance)) {
+    return name + ": the shares of inlet " + std::to_string(b.worst_inlet + 1) + " (" + unit_name(b.worst_inlet, n) +
+           ") sum to " + format_number(b.share_sum) + ", not 1";
+  }
+  char percent[32];
+  std::snprintf(percent, sizeof percent, "%+.3g%%", 100 * b.outlet_imbalance);
+  return name + ": air is not conserved: the outlet of " + unit_name(b.worst_outlet, n) + " delivers " +
+         format_number(b.delivered_m3s) + " m3/s to the inlets but moves " + format_number(b.moved_m3s) + " m3/s (" +
+         percent + "); every outlet's sum_y A[x][y] AF(y) must equal its own air flow";
+}
+
+void check_influence(const InfluenceIndices& a, const std::vector<double>& zone_airflow,
+                     const std::vector<double>& crac_airflow, const std::string& name, double tolerance) {
+  const AirBalance b = air_balance(a, zone_airflow, crac_airflow, name);
+  if (!(b.share_error <= tolerance) || !(std::abs(b.outlet_imbalance) <= tolerance)) {
+    throw InputError(describe_air_balance(b, Eigen::Index(zone_airflow.size()), name, tolerance));
   }
 }
 
-InfluenceIndices generate_influence(const ThermalZones& zones, std::int32_t cracs, const RecirculationGenerator& g,
-                                    RngStream& rng) {
-  const auto n = Eigen::Index(zones.size()), c = Eigen::Index(cracs);
-  std::int32_t last_rack = 0;
-  for (const std::int32_t r : zones.rack) last_rack = std::max(last_rack, r);
-  const double keep = 1 - 0.9 * g.containment;
-  std::vector<double> factor(static_cast<std::size_t>(n));
-  double mean = 0;
-  for (std::size_t y = 0; y < factor.size(); ++y) {
-    const double along = last_rack > 0 ? double(zones.rack[y]) / last_rack : 0.0;
-    factor[y] = (1 + g.height_gain * zones.height[y]) * (1 + g.end_gain * along * along * along);
-    mean += factor[y] / double(n);
-  }
-  std::vector<Eigen::Triplet<double>> triplets;
-  std::vector<double> w(static_cast<std::size_t>(n)), recirculated(static_cast<std::size_t>(n));
-  for (Eigen::Index y = 0; y < n; ++y) {
-    double total = 0, top = 0;
-    for (Eigen::Index j = 0; j < n; ++j) {
-      const std::size_t sj = std::size_t(j), sy = std::size_t(y);
-      const std::int32_t rj = zones.row[sj], ry = zones.row[sy];
-      const double aisle = rj == ry ? 1.0 : (rj / 2 == ry / 2 ? g.cross_row : g.far_row / std::abs(rj - ry));
-      w[sj] = std::exp(-std::abs(zones.rack[sj] - zones.rack[sy]) / g.rack_decay) * aisle *
-              (1 + g.noise * rng.uniform(-1.0, 1.0));
-      top = std::max(top, w[sj]);
-    }
-    for (Eigen::Index j = 0; j < n; ++j) {
-      if (w[std::size_t(j)] < 1e-4 * top) w[std::size_t(j)] = 0;
-      total += w[std::size_t(j)];
-    }
-    const double share = std::min(0.9, g.fraction * keep * factor[std::size_t(y)] / mean);
-    recirculated[std::size_t(y)] = share;
-    for (Eigen::Index j = 0; j < n; ++j) {
-      if (w[std::size_t(j)] > 0) triplets.emplace_back(j, y, share * w[std::size_t(j)] / total);
-    }
+InfluenceIndices influence_from_matrix(const Matrix& all, Eigen::Index n, Eigen::Index c, const std::string& name) {
+  if (all.rows() != n + c || all.cols() != n + c) {
+    throw InputError(name + ": influence indices must be " + std::to_string(n + c) + " x " + std::to_string(n + c) +
+                     " (" + std::to_string(n) + " node zones, then " + std::to_string(c) + " CRACs), not " +
+                     std::to_string(all.rows()) + " x " + std::to_string(all.cols()));
   }
   InfluenceIndices a;
-  a.crac = Matrix::Zero(c, n + c);
-  double flow = 0;
-  for (const double f : zones.airflow_m3s) flow += f;
-  const double bypass = 0.1 * keep;
-  for (Eigen::Index y = 0; y < n; ++y) a.crac.col(y).setConstant((1 - recirculated[std::size_t(y)]) / double(c));
-  for (Eigen::Index i = 0; i < c; ++i) {
-    a.crac.col(n + i).setConstant(bypass / double(c));
-    for (Eigen::Index j = 0; j < n; ++j) triplets.emplace_back(j, n + i, (1 - bypass) * zones.airflow_m3s[std::size_t(j)] / flow);
+  a.node = all.topRows(n).sparseView(0.0, 0.0);  // keeps every nonzero, drops exact zeros
+  a.crac = all.bottomRows(c);
+  return a;
+}
+
+namespace {
+
+using Sparse = Eigen::SparseMatrix<double>;
+
+/// The pattern of A_node with the layout's preference between node outlets (rows) and node inlets
+/// (the first N columns): the recirculation generator's distance, aisle and noise weights, an
+/// inlet's weights below 1e-4 of its largest dropped; every node outlet reaches every CRAC inlet
+/// (the last C columns, values set later). Built column by column, in order (no sort).
+Sparse layout_preference(const ThermalZones& zones, Eigen::Index cracs, const RecirculationGenerator& g,
+                         RngStream& rng) {
+  const auto n = Eigen::Index(zones.size());
+  std::vector<double> w(zones.size());
+  Sparse p(n, n + cracs);
+  for (Eigen::Index y = 0; y < n + cracs; ++y) {
+    p.startVec(y);
+    for (std::size_t j = 0; j < w.size() && y < n; ++j) {
+      w[j] = std::exp(-std::abs(zones.rack[j] - zones.rack[std::size_t(y)]) / g.rack_decay) *
+             row_coupling(g, zones.row[j], zones.row[std::size_t(y)]) * (1 + g.noise * rng.uniform(-1.0, 1.0));
+    }
+    const double top = y < n ? *std::max_element(w.begin(), w.end()) : 0.0;
+    for (std::size_t j = 0; j < w.size(); ++j) {
+      if (y >= n || w[j] >= 1e-4 * top) p.insertBack(Eigen::Index(j), y) = y < n ? w[j] : 0.0;
+    }
   }
-  a.node.resize(n, n + c);
-  a.node.setFromTriplets(triplets.begin(), triplets.end());
+  p.finalize();
+  return p;
+}
+
+/// Scalings of f[x][y] -> a_x f[x][y] b_y and the worst row-sum error relative to `scale`.
+struct Scaling {
+  Eigen::VectorXd a, b;
+  double residual = INFINITY;
+};
+
+/// Sinkhorn sweeps: b makes the column sums `cols` exact, then a the row sums `rows`; stops when
+/// the rows are within `tolerance` (relative to `scale`) or after `sweeps`.
+void sinkhorn(const Sparse& f, const Eigen::VectorXd& rows, const Eigen::VectorXd& cols, const Eigen::VectorXd& scale,
+              Scaling& s, int sweeps, double tolerance) {
+  Eigen::VectorXd row_sum(f.rows());
+  s.b.resize(f.cols());
+  for (int sweep = 0; sweep < sweeps; ++sweep) {
+    row_sum.setZero();
+    for (Eigen::Index y = 0; y < cols.size(); ++y) {
+      double in = 0;
+      for (Sparse::InnerIterator it(f, y); it; ++it) in += s.a(it.row()) * it.value();
+      s.b(y) = cols(y) / in;
+      for (Sparse::InnerIterator it(f, y); it; ++it) row_sum(it.row()) += it.value() * s.b(y);
+    }
+    s.residual = (s.a.cwiseProduct(row_sum) - rows).cwiseQuotient(scale).cwiseAbs().maxCoeff();
+    if (s.residual <= tolerance) return;
+    s.a = rows.cwiseQuotient(row_sum);
+  }
+}
+
+/// Two-grid step: Sinkhorn alone moves air along a row of racks like diffusion (hundreds of sweeps
+/// on oxley4320), so the flows between cabinets (row, rack) are balanced exactly on the small
+/// cabinet-level matrix and the correction applied to every zone of the cabinet.
+void balance_cabinets(const Sparse& f, const std::vector<Eigen::Index>& cabinet, Eigen::Index cabinets,
+                      const Eigen::VectorXd& rows, const Eigen::VectorXd& cols, const Eigen::VectorXd& scale,
+                      Scaling& s) {
+  std::vector<Eigen::Triplet<double>> triplets;  // summed per (fine column, cabinet) first
+  std::vector<double> sum(std::size_t(cabinets), 0.0);
+  std::vector<Eigen::Index> touched;
+  for (Eigen::Index y = 0; y < cols.size(); ++y) {
+    for (Sparse::InnerIterator it(f, y); it; ++it) {
+      const Eigen::Index from = cabinet[std::size_t(it.row())];
+      if (sum[std::size_t(from)] == 0) touched.push_back(from);
+      sum[std::size_t(from)] += s.a(it.row()) * it.value() * s.b(y);
+    }
+    for (const Eigen::Index from : touched) {
+      triplets.emplace_back(from, cabinet[std::size_t(y)], sum[std::size_t(from)]);
+      sum[std::size_t(from)] = 0;
+    }
+    touched.clear();
+  }
+  Sparse coarse(cabinets, cabinets);
+  coarse.setFromTriplets(triplets.begin(), triplets.end());  // sums the duplicates
+  Eigen::VectorXd coarse_rows = Eigen::VectorXd::Zero(cabinets), coarse_cols = coarse_rows, coarse_scale = coarse_rows;
+  for (std::size_t x = 0; x < cabinet.size(); ++x) {
+    coarse_rows(cabinet[x]) += rows(Eigen::Index(x));
+    coarse_cols(cabinet[x]) += cols(Eigen::Index(x));
+    coarse_scale(cabinet[x]) += scale(Eigen::Index(x));
+  }
+  Scaling c{Eigen::VectorXd::Ones(cabinets), {}, INFINITY};
+  sinkhorn(coarse, coarse_rows, coarse_cols, coarse_scale, c, 100000, 1e-14);
+  for (std::size_t x = 0; x < cabinet.size(); ++x) s.a(Eigen::Index(x)) *= c.a(cabinet[x]);
+}
+
+/// Scales f in place to f[x][y] = a_x f[x][y] b_y with column sums `cols` (exact) and row sums
+/// `rows` (within 1e-12 of `scale`): iterative proportional fitting (Sinkhorn) with a cabinet-level
+/// correction. InputError when the layout cannot carry these flows.
+void fit_flows(const ThermalZones& zones, Sparse& f, const Eigen::VectorXd& rows, const Eigen::VectorXd& cols,
+               const Eigen::VectorXd& scale) {
+  std::map<std::pair<std::int32_t, std::int32_t>, Eigen::Index> index;
+  std::vector<Eigen::Index> cabinet;
+  for (std::size_t x = 0; x < zones.size(); ++x) {
+    cabinet.push_back(index.emplace(std::pair{zones.row[x], zones.rack[x]}, Eigen::Index(index.size())).first->second);
+  }
+  const auto cabinets = Eigen::Index(index.size());
+  Scaling s{Eigen::VectorXd::Ones(f.rows()), Eigen::VectorXd::Ones(cols.size()), INFINITY};
+  for (int cycle = 0; cycle < 1000 && !(s.residual <= 1e-12); ++cycle) {
+    if (cabinets < f.rows()) balance_cabinets(f, cabinet, cabinets, rows, cols, scale, s);
+    sinkhorn(f, rows, cols, scale, s, cabinets < f.rows() ? 4 : 100000, 1e-12);
+  }
+  if (!(s.residual <= 1e-12)) {
+    throw InputError("the layout cannot carry the recirculated air (air balance off by " + format_number(s.residual) +
+                     " of a zone's flow): raise recirculation_rack_decay or recirculation_far_row");
+  }
+  for (Eigen::Index y = 0; y < cols.size(); ++y) {
+    for (Sparse::InnerIterator it(f, y); it; ++it) it.valueRef() *= s.a(it.row()) * s.b(y);
+  }
+}
+
+/// The share of each node inlet's air that comes from the CRACs, and the total CRAC air that
+/// reaches node inlets (the rest bypasses back to the CRACs).
+struct AirBudget {
+  Eigen::VectorXd crac_share;
+  double crac_to_nodes_m3s = 0;
+};
+
+AirBudget air_budget(const ThermalZones& zones, double crac_air, const RecirculationGenerator& g) {
+  const auto n = Eigen::Index(zones.size());
+  const double keep = 1 - 0.9 * g.containment;
+  const std::vector<double> factor = inlet_factors(zones, g);
+  const double mean = std::accumulate(factor.begin(), factor.end(), 0.0) / double(n);
+  AirBudget budget;
+  budget.crac_share.resize(n);
+  double wanted = 0;  // CRAC air the inlets would draw at their target recirculation
+  for (Eigen::Index y = 0; y < n; ++y) {
+    budget.crac_share(y) = 1 - std::min(0.9, g.fraction * keep * factor[std::size_t(y)] / mean);
+    wanted += budget.crac_share(y) * zones.airflow_m3s[std::size_t(y)];
+  }
+  budget.crac_to_nodes_m3s = std::min(wanted, (1 - 0.1 * keep) * crac_air);
+  budget.crac_share *= budget.crac_to_nodes_m3s / wanted;
+  return budget;
+}
+
+}  // namespace
+
+InfluenceIndices generate_influence(const ThermalZones& zones, const std::vector<double>& crac_airflow,
+                                    const RecirculationGenerator& g, RngStream& rng) {
+  const auto n = Eigen::Index(zones.size()), c = Eigen::Index(crac_airflow.size());
+  const Eigen::Map<const Eigen::VectorXd> node_air(zones.airflow_m3s.data(), n);
+  const double node_total = node_air.sum();
+  const double crac_total = std::accumulate(crac_airflow.begin(), crac_airflow.end(), 0.0);
+  const AirBudget budget = air_budget(zones, crac_total, g);
+  const double supplied = budget.crac_to_nodes_m3s / crac_total;  // share of CRAC air reaching nodes
+  // Node to node: each outlet recirculates the same share; inlets take what their CRAC share leaves.
+  // The other blocks are well mixed: CRAC air reaches the inlets, and the bypass the CRACs, in
+  // proportion to the CRACs' flows.
+  InfluenceIndices a;
+  a.node = layout_preference(zones, c, g, rng);
+  const Eigen::VectorXd inflow = node_air.cwiseProduct(Eigen::VectorXd::Ones(n) - budget.crac_share);
+  const Eigen::VectorXd outflow = node_air * (1 - budget.crac_to_nodes_m3s / node_total);
+  const bool recirculates = inflow.sum() > 0;
+  if (recirculates) fit_flows(zones, a.node, outflow, inflow, node_air);
+  for (Eigen::Index y = 0; y < n + c; ++y) {  // flows to shares of the inlet's air
+    for (Sparse::InnerIterator it(a.node, y); it; ++it) {
+      // Well mixed: node exhaust reaches the CRACs in proportion to their flows.
+      it.valueRef() = y >= n         ? (node_air(it.row()) - outflow(it.row())) / crac_total
+                      : recirculates ? it.value() / node_air(y)
+                                     : 0.0;
+    }
+  }
+  a.crac = Matrix(c, n + c);
+  for (Eigen::Index i = 0; i < c; ++i) {
+    const double share = crac_airflow[std::size_t(i)] / crac_total;
+    a.crac.block(i, 0, 1, n) = share * budget.crac_share.transpose();
+    a.crac.block(i, n, 1, c).setConstant(share * (1 - supplied));
+  }
+  check_influence(a, zones.airflow_m3s, crac_airflow, "generated influence indices", 1e-10);
   return a;
 }
 

@@ -113,24 +113,31 @@ Matrix heat_distribution_from_recirculation(Matrix a, const std::vector<double>&
   return x;
 }
 
-Matrix generate_recirculation(const ThermalZones& zones, const RecirculationGenerator& g, RngStream& rng) {
-  const auto n = static_cast<Eigen::Index>(zones.size());
+std::vector<double> inlet_factors(const ThermalZones& zones, const RecirculationGenerator& g) {
   std::int32_t last_rack = 0;
   for (const std::int32_t r : zones.rack) last_rack = std::max(last_rack, r);
-  // Per-inlet factors (height, row end), then the source-to-inlet coupling.
-  std::vector<double> inlet(std::size_t(n), 1.0);
+  std::vector<double> inlet(zones.size(), 1.0);
   for (std::size_t j = 0; j < inlet.size(); ++j) {
     const double along = last_rack > 0 ? double(zones.rack[j]) / last_rack : 0.0;
     inlet[j] = (1 + g.height_gain * zones.height[j]) * (1 + g.end_gain * along * along * along);
   }
+  return inlet;
+}
+
+double row_coupling(const RecirculationGenerator& g, std::int32_t ri, std::int32_t rj) {
+  return ri == rj ? 1.0 : (ri / 2 == rj / 2 ? g.cross_row : g.far_row / std::abs(ri - rj));  // rows 2k, 2k+1 face
+}
+
+Matrix generate_recirculation(const ThermalZones& zones, const RecirculationGenerator& g, RngStream& rng) {
+  const auto n = static_cast<Eigen::Index>(zones.size());
+  const std::vector<double> inlet = inlet_factors(zones, g);
   const double fraction = g.fraction * (1 - 0.9 * g.containment);
   Matrix a(n, n);
   for (Eigen::Index i = 0; i < n; ++i) {
     double total = 0;
     for (Eigen::Index j = 0; j < n; ++j) {
       const std::size_t si = std::size_t(i), sj = std::size_t(j);
-      const std::int32_t ri = zones.row[si], rj = zones.row[sj];
-      const double aisle = ri == rj ? 1.0 : (ri / 2 == rj / 2 ? g.cross_row : g.far_row / std::abs(ri - rj));
+      const double aisle = row_coupling(g, zones.row[si], zones.row[sj]);
       const double w = std::exp(-std::abs(zones.rack[si] - zones.rack[sj]) / g.rack_decay) * inlet[sj] * aisle *
                        (1 + g.noise * rng.uniform(-1.0, 1.0));
       a(i, j) = w;

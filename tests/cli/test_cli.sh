@@ -132,6 +132,52 @@ expect_error 2 "dcsweep: error: $tmp/room.h5: no dataset 'nope'" thermal --platf
     >"$tmp/isolated.json" 2>>"$tmp/err" &&
   awk -v a="$(json_field t_in_max_c "$tmp/isolated.json")" -v b="$(json_field t_in_max_c "$tmp/open.json")" \
     'BEGIN { exit !(a < b - 5) }' && ok || fail "crac_node isolated vs open: $(cat "$tmp/err")"
+# At steady state the CRACs remove what the nodes dissipate (the indices conserve air), here with
+# 1,080 zones of 3 air flows, 49.3 m3/s of node air against one CRAC of 26.1 m3/s.
+for containment in 0 1; do
+  if "$bin" thermal --platform oxley1080 --thermal-model crac_node --uniform-power-w 150 --aisle-containment "$containment" \
+    >"$tmp/balance.json" 2>"$tmp/err" && near "$(json_field removed_heat_w "$tmp/balance.json")" 162000 1e-4; then
+    ok
+  else
+    fail "crac_node heat balance at containment $containment: $(cat "$tmp/err" "$tmp/balance.json" | cut -c1-200)"
+  fi
+done
+# Imported influence indices: the generated ones written by `platform --matrices-out` read back
+# give the same room; slightly unbalanced ones a warning naming the worst outlet; grossly
+# unbalanced ones (an outlet delivering 30% more air than it moves) one error line, exit 2.
+room_args=(--platform room --room-rows 2 --room-racks-per-row 3 --room-nodes-per-rack 4 --room-cracs 2 --thermal-model crac_node)
+if "$bin" platform room "${room_args[@]:2}" --matrices-out "$tmp/cn" >/dev/null 2>"$tmp/err" &&
+  "$bin" thermal "${room_args[@]}" --uniform-power-w 300 >"$tmp/gen.json" 2>>"$tmp/err" &&
+  "$bin" thermal "${room_args[@]}" --uniform-power-w 300 --influence-indices "$tmp/cn_influence.csv" >"$tmp/imp.json" 2>>"$tmp/err" &&
+  [[ ! -s $tmp/err ]] && near "$(json_field removed_heat_w "$tmp/imp.json")" 7200 1e-6 &&
+  near "$(json_field t_in_max_c "$tmp/imp.json")" "$(json_field t_in_max_c "$tmp/gen.json")" 1e-12; then
+  ok
+else
+  fail "crac_node indices round trip: $(cat "$tmp/err" | cut -c1-300)"
+fi
+/usr/bin/python3 - "$tmp/cn_influence.csv" "$tmp" <<'PY'
+import sys, numpy as np
+a = np.loadtxt(sys.argv[1], delimiter=",")
+n = a.shape[0] - 2                    # 24 node zones, then 2 CRACs
+small = a.copy(); small[3, :n] *= 1 + 1e-4; small[n:, :n] -= (small[:, :n].sum(0) - 1) / 2  # shares still 1
+np.savetxt(sys.argv[2] + "/cn_small.csv", small, delimiter=",", fmt="%.17g")
+gross = a.copy(); gross[5, :n] *= 1.3; gross[n:, :n] -= (gross[:, :n].sum(0) - 1) / 2
+np.savetxt(sys.argv[2] + "/cn_gross.csv", gross, delimiter=",", fmt="%.17g")
+PY
+if "$bin" thermal "${room_args[@]}" --influence-indices "$tmp/cn_small.csv" >"$tmp/cn_small.json" 2>"$tmp/err" &&
+  [[ $(wc -l <"$tmp/err") -eq 1 ]] &&
+  grep -q "^dcsweep: warning: $tmp/cn_small.csv: air is not conserved: the outlet of node zone 4 delivers .* (within 1%: used as given" "$tmp/err"; then
+  ok
+else
+  fail "slightly unbalanced indices: $(cat "$tmp/err" | cut -c1-300)"
+fi
+expect_error 2 "dcsweep: error: $tmp/cn_gross.csv: air is not conserved: the outlet of node zone 6 delivers" \
+  thermal "${room_args[@]}" --influence-indices "$tmp/cn_gross.csv"
+expect_error 2 "dcsweep: error: $tmp/cn_small.csv: influence indices must be 14 x 14 (12 node zones, then 2 CRACs), not 26 x 26" \
+  thermal --platform room --room-rows 2 --room-racks-per-row 3 --room-nodes-per-rack 2 --room-cracs 2 \
+  --thermal-model crac_node --influence-indices "$tmp/cn_small.csv"
+expect_error 2 "dcsweep: error: influence_indices is for thermal_model crac_node" \
+  thermal --platform meng40 --influence-indices "$tmp/cn_small.csv"
 # asu50's D (from SimWare) has negative entries: a warning, not an error.
 if "$bin" thermal --platform asu50 >"$tmp/asu.json" 2>"$tmp/err" && grep -q "warning: builtin:simware50_D.csv: 484 negative entries" "$tmp/err"; then
   ok

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numeric>
 #include <random>
 
 #include "dcsweep/power/node_power.hpp"
@@ -230,7 +231,6 @@ TEST(CracNode, TwoNodesAndOneCracByHand) {
   a.node.setFromTriplets(t.begin(), t.end());
   a.crac = Matrix(1, 3);
   a.crac << 0.8, 0.9, 0.0;
-  check_influence(a, 2, 1, "hand");
   const AirProperties air;
   const double rho_c = air.density_kg_m3 * air.heat_capacity_j_kgk;
   const CracNodeModel model(a, {0.1, 0.2}, {0.5}, air);
@@ -241,10 +241,134 @@ TEST(CracNode, TwoNodesAndOneCracByHand) {
   EXPECT_NEAR(s.node_in_c(1), t1, 1e-12);
   EXPECT_NEAR(s.crac_in_c(0), crac_in, 1e-12);
   EXPECT_NEAR(s.removed_heat_w, rho_c * 0.5 * (crac_in - 15), 1e-8);
+  // These shares lose air, hence heat: node 1 exhausts 0.1 m3/s but delivers 0.1 x 0.2 to node 2
+  // and 0.5 x 0.5 to the CRAC, 0.27 m3/s (+170%, the worst; node 2 +35%, the CRAC -48%).
+  std::string message = input_error([&] { check_influence(a, {0.1, 0.2}, {0.5}, "hand"); });
+  EXPECT_EQ(message.rfind("hand: air is not conserved: the outlet of node zone 1 delivers 0.27", 0), 0u) << message;
+  EXPECT_NE(message.find("moves 0.1 m3/s (+170%)"), std::string::npos) << message;
   // Shares that do not sum to 1 are rejected.
   a.crac(0, 0) = 0.7;
-  const std::string message = input_error([&] { check_influence(a, 2, 1, "bad"); });
-  EXPECT_EQ(message.rfind("bad: the shares of inlet 1 sum to 0.8999", 0), 0u) << message;
+  message = input_error([&] { check_influence(a, {0.1, 0.2}, {0.5}, "bad"); });
+  EXPECT_EQ(message.rfind("bad: the shares of inlet 1 (node zone 1) sum to 0.8999", 0), 0u) << message;
+}
+
+TEST(CracNode, GeneratedTwoNodesAndOneCracByHand) {
+  // Two zones side by side in one row (racks 0 and 1, bottom slots, no row-end gain: every inlet factor is 1),
+  // node air 0.1 and 0.2 m3/s, one CRAC of 0.2 m3/s, fraction 0.3, no noise, and a rack decay
+  // of 1 / ln 2, so the layout prefers a zone's own outlet 2:1 over its neighbour's: W = [[1, .5], [.5, 1]].
+  //  - Targets: each inlet would draw 0.3 from node outlets, 0.7 from the CRAC: 0.7 x 0.3 = 0.21 m3/s
+  //    of CRAC air, but the CRAC gives at most 0.9 x 0.2 = 0.18 (10% bypass at least). So both CRAC
+  //    shares scale by 0.18 / 0.21: 0.6; the inlets recirculate 0.4 of their air, and the CRAC
+  //    bypasses 0.02 m3/s (0.1 of its inlet air).
+  //  - Node to node: 0.3 - 0.18 = 0.12 m3/s; each outlet sends the same share 0.12 / 0.3 = 0.4 of
+  //    its air: row sums (0.04, 0.08); the inlets draw 0.4 x (0.1, 0.2): column sums (0.04, 0.08).
+  //    The fit keeps W's cross ratio: F = [[p, q], [q, r]] with p r / q^2 = 1 / 0.25 = 4,
+  //    p = 0.04 - q, r = 0.08 - q => 3 q^2 + 0.12 q - 0.0032 = 0.
+  //  - Node to CRAC: what the outlets do not recirculate, (0.06, 0.12) m3/s of the CRAC's 0.2.
+  const double q = (-0.12 + std::sqrt(0.12 * 0.12 + 12 * 0.0032)) / 6, p = 0.04 - q, r = 0.08 - q;
+  Matrix expected(3, 3);  // A[x][y]: share of inlet y's air from outlet x (node 1, node 2, CRAC)
+  expected << p / 0.1, q / 0.2, 0.06 / 0.2,
+              q / 0.1, r / 0.2, 0.12 / 0.2,
+              0.6,     0.6,     0.02 / 0.2;
+  ThermalZones zones;
+  zones.row = {0, 0};
+  zones.rack = {0, 1};
+  zones.height = {0, 0};
+  zones.airflow_m3s = {0.1, 0.2};
+  RecirculationGenerator g;
+  g.fraction = 0.3;
+  g.rack_decay = 1 / std::log(2.0);
+  g.end_gain = 0;
+  g.noise = 0;
+  RngStream rng(StreamKey{1, 0, 0}, StreamPurpose::room);
+  const InfluenceIndices a = generate_influence(zones, {0.2}, g, rng);
+  Matrix got(3, 3);
+  got << Matrix(a.node), a.crac;
+  EXPECT_LT((got - expected).cwiseAbs().maxCoeff(), 1e-11) << got;
+  // Every watt the nodes dissipate leaves through the CRAC.
+  const CracNodeModel model(a, zones.airflow_m3s, {0.2}, AirProperties{});
+  const auto s = model.solve(Eigen::Vector2d(300, 500), Eigen::VectorXd::Constant(1, 18.0));
+  EXPECT_NEAR(s.removed_heat_w, 800, 800 * 1e-10);
+}
+
+/// sum_y A[x][y] AF(y) - AF(x) per outlet and sum_x A[x][y] - 1 per inlet, the worst of each.
+std::pair<double, double> air_imbalance(const InfluenceIndices& a, const std::vector<double>& node_air,
+                                        const std::vector<double>& crac_air) {
+  Eigen::VectorXd flow(Eigen::Index(node_air.size() + crac_air.size()));
+  for (std::size_t k = 0; k < node_air.size() + crac_air.size(); ++k) {
+    flow(Eigen::Index(k)) = k < node_air.size() ? node_air[k] : crac_air[k - node_air.size()];
+  }
+  Matrix all(flow.size(), flow.size());
+  all << Matrix(a.node), a.crac;
+  const Eigen::VectorXd delivered = all * flow;
+  const double outlets = ((delivered - flow).cwiseQuotient(flow)).cwiseAbs().maxCoeff();
+  const double inlets = (all.colwise().sum().array() - 1).abs().maxCoeff();
+  return {outlets, inlets};
+}
+
+TEST(CracNode, GeneratedIndicesConserveAir) {
+  // A generated room of mixed node types: CRAC air short of, equal to and well above node air,
+  // at every containment; each outlet delivers its air, each inlet is fully supplied.
+  ParamSet params(simulation_catalog());
+  params.set("room_rows", std::int64_t{3});
+  params.set("room_racks_per_row", std::int64_t{7});
+  params.set("room_nodes_per_rack", std::int64_t{5});
+  params.set("room_node_types", std::string("xeon_e3_1225v3:2,xeon_e5_2697v2:1"));
+  const ThermalZones zones = thermal_zones(preset("room", params), 1);
+  const double node_air = std::accumulate(zones.airflow_m3s.begin(), zones.airflow_m3s.end(), 0.0);
+  for (const double crac_ratio : {0.3, 1.0, 3.0}) {
+    for (const double containment : {0.0, 0.5, 1.0}) {
+      RecirculationGenerator g;
+      g.containment = containment;
+      RngStream rng(StreamKey{7, 0, 0}, StreamPurpose::room);
+      const std::vector<double> crac_air{0.5 * crac_ratio * node_air, 0.5 * crac_ratio * node_air};
+      const InfluenceIndices a = generate_influence(zones, crac_air, g, rng);
+      const auto [outlets, inlets] = air_imbalance(a, zones.airflow_m3s, crac_air);
+      EXPECT_LT(outlets, 1e-11) << crac_ratio << " " << containment;
+      EXPECT_LT(inlets, 1e-12) << crac_ratio << " " << containment;
+      EXPECT_GE(Matrix(a.node).minCoeff(), 0.0);
+      // Short of CRAC air, the nodes recirculate at least the shortfall: 70% of their air.
+      const Eigen::Map<const Eigen::VectorXd> flows(zones.airflow_m3s.data(), Eigen::Index(zones.size()));
+      const double recirculated = (Matrix(a.node).leftCols(flows.size()) * flows).sum();
+      if (crac_ratio < 1) {
+        EXPECT_GE(recirculated, 0.7 * node_air - 1e-12);
+      }
+    }
+  }
+}
+
+/// Heat the CRACs remove over the nodes' power, at a power varying from zone to zone.
+double removed_share(const std::string& platform, ParamSet params, double containment) {
+  params.set("thermal_model", std::string("crac_node"));
+  params.set("aisle_containment", containment);
+  const Platform room = preset(platform, params);
+  const HeatDistributionBuild heat = build_heat_distribution(room, params);
+  Eigen::VectorXd power(Eigen::Index(heat.zones->size()));
+  for (Eigen::Index z = 0; z < power.size(); ++z) power(z) = heat.zones->zone_nodes * (50.0 + double(z % 7) * 30);
+  return thermal_state(heat, power).removed_heat_w / power.sum();
+}
+
+TEST(CracNode, CracsRemoveWhatTheNodesDissipateInEveryRoom) {
+  ParamSet params(simulation_catalog());
+  for (const char* platform : {"meng40", "asu50", "oxley1080", "intrepid"}) {
+    for (const double containment : {0.0, 0.5, 1.0}) {
+      EXPECT_NEAR(removed_share(platform, params, containment), 1, 1e-9) << platform << " " << containment;
+    }
+  }
+  params.set("room_rows", std::int64_t{4});
+  params.set("room_racks_per_row", std::int64_t{6});
+  params.set("room_nodes_per_rack", std::int64_t{3});
+  params.set("room_cracs", std::int64_t{3});
+  params.set("room_node_types", std::string("xeon_e5649,meng_chassis"));
+  for (const double containment : {0.0, 0.5, 1.0}) EXPECT_NEAR(removed_share("room", params, containment), 1, 1e-9);
+}
+
+TEST(CracNode, CracsRemoveWhatTheNodesDissipateOnOxley4320) {
+  // 4,320 zones at node level, 197 m3/s of node air against two CRACs of 26.1 m3/s.
+  const ParamSet params(simulation_catalog());
+  for (const double containment : {0.0, 0.5, 1.0}) {
+    EXPECT_NEAR(removed_share("oxley4320", params, containment), 1, 1e-9) << containment;
+  }
 }
 
 TEST(CracNode, IsolatedAislesRunCooler) {

@@ -6,9 +6,12 @@
 // T_in appears on both sides: the node inlets solve (I - A_nn^T) T = A_cn^T TC_out + A_nn^T q,
 // q_j = P_j / (rho C AFN_j), with a sparse LU factorized once; the CRAC inlets follow. CRAC power
 // is rho C AFC (TC_in - TC_out) / CoP(TC_out). Isolated and non-isolated cold aisles are two
-// index sets of the same layout (generator parameter aisle_containment).
+// index sets of the same layout (generator parameter aisle_containment). The indices conserve
+// air, so at steady state the CRACs remove exactly what the nodes dissipate.
 #include <Eigen/Sparse>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "dcsweep/core/rng.hpp"
 #include "dcsweep/thermal/recirculation.hpp"
@@ -21,16 +24,53 @@ struct InfluenceIndices {
   Matrix crac;                       ///< C x (N + C): from CRAC i
 };
 
-/// Checks shapes, non-negative entries and that each inlet's shares sum to 1 (within 1e-6).
-void check_influence(const InfluenceIndices& a, std::size_t zones, std::size_t cracs, const std::string& name);
+/// How far an index set is from conserving air. Inlet y's shares should sum to 1; outlet x should
+/// deliver what it moves, sum_y A[x][y] AF(y) = AF(x). Without that, heat appears or vanishes at
+/// steady state (the CRACs would not remove what the nodes dissipate).
+struct AirBalance {
+  double share_error = 0;          ///< worst |sum_x A[x][y] - 1|
+  Eigen::Index worst_inlet = 0;    ///< its y
+  double share_sum = 1;            ///< its sum
+  double outlet_imbalance = 0;     ///< worst (delivered - moved) / moved, signed
+  Eigen::Index worst_outlet = 0;   ///< its x
+  double delivered_m3s = 0, moved_m3s = 0;  ///< of that outlet
+};
+/// Checks shapes and signs (InputError naming `name`), then measures the balance.
+AirBalance air_balance(const InfluenceIndices& a, const std::vector<double>& zone_airflow_m3s,
+                       const std::vector<double>& crac_airflow_m3s, const std::string& name);
+/// One line on the worst inlet of `b` if its shares are off by more than `tolerance`, else on the
+/// worst outlet; for errors and warnings.
+std::string describe_air_balance(const AirBalance& b, Eigen::Index zones, const std::string& name, double tolerance);
+/// air_balance, and an InputError (describe_air_balance) when either error exceeds `tolerance`.
+void check_influence(const InfluenceIndices& a, const std::vector<double>& zone_airflow_m3s,
+                     const std::vector<double>& crac_airflow_m3s, const std::string& name, double tolerance = 1e-6);
 
-/// Plausible indices for a layout: a node inlet draws `fraction` x (its height and row-end factor)
-/// of its air from node outlets (weighted like the recirculation generator, entries below 1e-4 of
-/// the largest dropped), the rest from the CRACs equally; a CRAC inlet draws 10% cold air back
-/// (bypass) and the rest from the node outlets in proportion to their air flows. Containment scales
-/// both recirculation and bypass by (1 - 0.9 containment).
-InfluenceIndices generate_influence(const ThermalZones& zones, std::int32_t cracs, const RecirculationGenerator& g,
-                                    RngStream& rng);
+/// Splits an (N + C) x (N + C) matrix of indices (rows: outlets, the N zones then the C CRACs;
+/// columns: inlets in the same order) into the model's blocks. InputError on another shape.
+InfluenceIndices influence_from_matrix(const Matrix& all, Eigen::Index zones, Eigen::Index cracs,
+                                       const std::string& name);
+
+/// Plausible indices for a layout that conserve air, as a transport problem on the flows
+/// F[x][y] = A[x][y] AF(y) (row sums AF(x): each outlet fully delivered; column sums AF(y): each
+/// inlet fully supplied):
+///  - targets: node inlet y would draw rho_y = fraction x keep x (its height and row-end factor)
+///    / mean (at most 0.9) of its air from node outlets, the rest from the CRACs; CRAC inlets draw
+///    at least 0.1 keep of their air back from CRAC outlets (bypass); keep = 1 - 0.9 containment.
+///  - air budget: the CRACs can give the nodes S = min(sum_y (1 - rho_y) AF_y, (1 - 0.1 keep) AFC)
+///    where AFC is their total flow. When the inlets want more (node air well above CRAC air, as
+///    on oxley1080: 49.3 m3/s against 26.1), every node inlet's CRAC share is scaled by the same
+///    factor and the rest is recirculated node air: the cold aisle draws hot air through whatever
+///    opening it has, whatever the containment. CRAC air the nodes do not take bypasses back to
+///    the CRACs.
+///  - node to node: each outlet sends the same share (N_air - S) / N_air of its air to node inlets,
+///    spread by the layout weights of the recirculation generator (distance along the row, row
+///    across the hot aisle, other aisles, noise; weights below 1e-4 of an inlet's largest dropped),
+///    fitted to these row and column sums by iterative proportional fitting (Sinkhorn, with the
+///    flows between cabinets balanced on the cabinet-level matrix at each cycle) to 1e-12;
+///  - the other blocks are well mixed: node exhaust reaches the CRACs, CRAC air the inlets and the
+///    bypass the CRACs in proportion to the flows. Checked with check_influence at 1e-10.
+InfluenceIndices generate_influence(const ThermalZones& zones, const std::vector<double>& crac_airflow_m3s,
+                                    const RecirculationGenerator& g, RngStream& rng);
 
 class CracNodeModel {
  public:

@@ -67,4 +67,10 @@ struct RecirculationGenerator {
 
 Matrix generate_recirculation(const ThermalZones& zones, const RecirculationGenerator& g, RngStream& rng);
 
+/// The generator's per-inlet factor (1 + height_gain h) (1 + end_gain along^3); shared with the
+/// CRAC + node generator, which draws on the same layout.
+std::vector<double> inlet_factors(const ThermalZones& zones, const RecirculationGenerator& g);
+/// The generator's weight between rows ri and rj: 1, cross_row or far_row / distance.
+double row_coupling(const RecirculationGenerator& g, std::int32_t ri, std::int32_t rj);
+
 }  // namespace dcsweep
