@@ -20,36 +20,15 @@
 #include "dcsweep/thermal/crac_node.hpp"
 #include "dcsweep/thermal/inlet_model.hpp"
 #include "dcsweep/thermal/recirculation.hpp"
+#include "dcsweep/thermal/room.hpp"
 #include "dcsweep/thermal/room_view.hpp"
 
 namespace dcsweep {
 
-/// Largest thermal model built (zones); above, set thermal_zone_nodes (README, Data-center physics).
-inline constexpr std::int32_t kMaxThermalZones = 8192;
-
-/// Every parameter of the physics (power presets, thermal model, generator, cooling).
+/// Every parameter of the physics: power presets, the room (room_params()), cooling.
 std::vector<ParamSpec> datacenter_params();
 std::vector<MetricSpec> datacenter_metric_specs();
 std::vector<SeriesSpec> datacenter_series_specs();
-
-/// The room's D at the scenario's zone level: from heat_distribution (D) or recirculation (A)
-/// files, else the platform's own matrix, else the generator. InputError when a file is bad.
-struct HeatDistributionBuild {
-  std::shared_ptr<const HeatDistribution> d;
-  std::shared_ptr<const CracNodeModel> crac_node;  ///< thermal_model = crac_node instead of d
-  std::shared_ptr<const ThermalZones> zones;
-  /// [P4]'s supply-air fraction F (supply_air_fraction file), factorized for Eq. 6; null: F = I.
-  std::shared_ptr<const Eigen::PartialPivLU<Matrix>> supply_fraction;
-  std::vector<std::string> warnings;  ///< e.g. negative entries kept
-};
-HeatDistributionBuild build_heat_distribution(const Platform& platform, const ParamSet& params,
-                                              const MatrixReader& reader = read_matrix_file);
-/// The cross-interference matrix A of the recirculation model: the `recirculation` file, else the
-/// generator's (for `dcsweep platform --matrices-out`, and what build_heat_distribution uses).
-Matrix recirculation_matrix(const Platform& platform, const ParamSet& params, const ThermalZones& zones,
-                            const MatrixReader& reader = read_matrix_file);
-/// What build_heat_distribution depends on: equal keys give equal matrices (a sweep's cache key).
-std::string heat_distribution_key(const Platform& platform, const ParamSet& params);
 
 /// How a simulation gets its room's D (a sweep passes a caching one).
 using HeatProvider = std::function<HeatDistributionBuild(const Platform&, const ParamSet&)>;
@@ -60,18 +39,6 @@ bool thermal_enabled(const Scenario& scenario);
 /// What the cooling controller needs of the room: the platform's CRAC air flow and redline (or
 /// redline_c when set), its air volume, and its idle and peak compute power (NaN without `power`).
 CoolingRoom cooling_room(const Platform& platform, const ParamSet& params, const NodePowerTable* power);
-
-/// The highest uniform supply keeping every inlet at or below the redline for these inlet rises:
-/// min F^-1 (T_red - rise) ([P4] Eq. 6); NaN when F = I (the controllers use T_red - max rise).
-double supply_bound_c(const HeatDistributionBuild& heat, const Eigen::VectorXd& rise_k, double redline_c);
-
-/// Inlet rises over the supply (per zone), the largest, and the heat the CRACs remove, for zone
-/// powers: D P, or the CRAC+node model's steady state.
-struct ThermalState {
-  Eigen::VectorXd rise_k;
-  double removed_heat_w;
-};
-ThermalState thermal_state(const HeatDistributionBuild& heat, const Eigen::VectorXd& zone_power_w);
 
 /// The physics as an observer of the simulation, and as the room view its policies read.
 class DataCenterModel final : public SimObserver, public RoomView {
