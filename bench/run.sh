@@ -50,3 +50,10 @@ taskset -c 0 "$bin/bench/bench_thermal" inputs/traces/KTH-SP2-1996-2.1-cln.swf -
 measure intrepid_thermal_end_to_end "$bin/dcsweep" simulate --trace "$trace" --platform intrepid --scale-to-platform
 measure intrepid_no_thermal_end_to_end "$bin/dcsweep" simulate --trace "$trace" --platform intrepid --scale-to-platform \
   --node-power none
+echo
+echo "== allocators (issue 8): one 512-node decision on half-busy intrepid, median of $runs =="
+taskset -c 0 "$bin/bench/bench_alloc" --runs "$runs"
+echo
+echo "== NASA-iPSC (whole trace) on meng40 with meng_tau, in process, one core, median of $runs =="
+taskset -c 0 "$bin/bench/bench_compare" inputs/traces/NASA-iPSC-1993-3.1-cln.swf --platform meng40 --scale-to-platform \
+  --runs "$runs" --set runtime_model=meng_tau --variant allocator=first_fit --variant allocator=mc1x1
