@@ -17,23 +17,54 @@ Machine::Machine(std::int32_t node_count)
       free_count_(node_count),
       free_bits_((static_cast<std::size_t>(node_count) + 63) / 64, ~std::uint64_t{0}) {
   if (node_count % 64 != 0) free_bits_.back() = (std::uint64_t{1} << (node_count % 64)) - 1;
+  free_words_.assign((free_bits_.size() + 63) / 64, 0);
+  for (std::size_t w = 0; w < free_bits_.size(); ++w) sync_word(w);
 }
 
-void Machine::occupy(std::span<const NodeId> nodes) {
-  for (const NodeId node : nodes) {
-    std::uint64_t& word = free_bits_[node >> 6];
-    if ((word & bit(node)) == 0) throw SimulationError("node " + std::to_string(node) + " given to two jobs at once");
-    word &= ~bit(node);
+namespace {
+
+/// Applies `op(word, mask)` to the nodes' words, one mask per run of nodes in the same word (a
+/// first-fit job is whole words): no load-store chain per node. `ok(word, mask)` must hold for each
+/// run, and a run's nodes must be distinct (the mask's popcount is the run's length); else the
+/// first offending node is named through `fail`.
+template <class Ok, class Op, class Fail, class Done>
+void for_each_word(std::span<const NodeId> nodes, std::vector<std::uint64_t>& bits, Ok ok, Op op, Fail fail,
+                   Done done) {
+  for (std::size_t i = 0; i < nodes.size();) {
+    const NodeId w = nodes[i] >> 6;
+    std::uint64_t mask = 0;
+    const std::size_t begin = i;
+    for (; i < nodes.size() && (nodes[i] >> 6) == w; ++i) mask |= bit(nodes[i]);
+    std::uint64_t& word = bits[std::size_t(w)];
+    if (!ok(word, mask) || std::popcount(mask) != int(i - begin)) {
+      std::uint64_t seen = 0;  // the slow path: find the node to name
+      for (std::size_t k = begin; k < i; ++k) {
+        if (!ok(word, bit(nodes[k])) || (seen & bit(nodes[k]))) fail(nodes[k]);
+        seen |= bit(nodes[k]);
+      }
+    }
+    op(word, mask);
+    done(std::size_t(w));
   }
+}
+
+}  // namespace
+
+void Machine::occupy(std::span<const NodeId> nodes) {
+  for_each_word(
+      nodes, free_bits_, [](std::uint64_t word, std::uint64_t mask) { return (word & mask) == mask; },
+      [](std::uint64_t& word, std::uint64_t mask) { word &= ~mask; },
+      [](NodeId node) { throw SimulationError("node " + std::to_string(node) + " given to two jobs at once"); },
+      [this](std::size_t w) { sync_word(w); });
   free_count_ -= static_cast<std::int32_t>(nodes.size());
 }
 
 void Machine::release(std::span<const NodeId> nodes) {
-  for (const NodeId node : nodes) {
-    std::uint64_t& word = free_bits_[node >> 6];
-    if ((word & bit(node)) != 0) throw SimulationError("node " + std::to_string(node) + " released twice");
-    word |= bit(node);
-  }
+  for_each_word(
+      nodes, free_bits_, [](std::uint64_t word, std::uint64_t mask) { return (word & mask) == 0; },
+      [](std::uint64_t& word, std::uint64_t mask) { word |= mask; },
+      [](NodeId node) { throw SimulationError("node " + std::to_string(node) + " released twice"); },
+      [this](std::size_t w) { sync_word(w); });
   free_count_ += static_cast<std::int32_t>(nodes.size());
 }
 
@@ -58,6 +89,7 @@ void Machine::power_off(std::span<const NodeId> nodes) {
     booting_bits_.assign(free_bits_.size(), 0);
   }
   move_bits(nodes, free_bits_, &off_bits_, "switched off while not free");
+  for (const NodeId node : nodes) sync_word(std::size_t(node >> 6));
   free_count_ -= static_cast<std::int32_t>(nodes.size());
   off_count_ += static_cast<std::int32_t>(nodes.size());
 }
@@ -72,22 +104,29 @@ void Machine::begin_boot(std::span<const NodeId> nodes) {
 void Machine::end_boot(std::span<const NodeId> nodes) {
   if (booting_bits_.empty() && !nodes.empty()) throw SimulationError("node " + std::to_string(nodes[0]) + " not booting");
   move_bits(nodes, booting_bits_, &free_bits_, "finished a boot it had not begun");
+  for (const NodeId node : nodes) sync_word(std::size_t(node >> 6));
   booting_count_ -= static_cast<std::int32_t>(nodes.size());
   free_count_ += static_cast<std::int32_t>(nodes.size());
 }
 
 void Machine::lowest_free(std::int32_t count, std::vector<NodeId>& out) const {
-  out.reserve(out.size() + static_cast<std::size_t>(count));
-  for (std::size_t w = 0; count > 0 && w < free_bits_.size(); ++w) {
-    std::uint64_t bits = free_bits_[w];
-    const auto base = static_cast<NodeId>(w * 64);
-    if (bits == ~std::uint64_t{0} && count >= 64) {  // a whole free word: 64 consecutive ids
-      for (NodeId i = 0; i < 64; ++i) out.push_back(base + i);
-      count -= 64;
-      continue;
-    }
-    for (; bits != 0 && count > 0; bits &= bits - 1, --count) {
-      out.push_back(base + static_cast<NodeId>(std::countr_zero(bits)));
+  const std::size_t start = out.size();
+  out.resize(start + static_cast<std::size_t>(count));
+  NodeId* next = out.data() + start;
+  for (std::size_t s = 0; count > 0 && s < free_words_.size(); ++s) {
+    for (std::uint64_t words = free_words_[s]; words != 0 && count > 0; words &= words - 1) {
+      const std::size_t w = s * 64 + std::size_t(std::countr_zero(words));  // skips busy words
+      std::uint64_t bits = free_bits_[w];
+      const auto base = static_cast<NodeId>(w * 64);
+      if (bits == ~std::uint64_t{0} && count >= 64) {  // a whole free word: 64 consecutive ids
+        for (NodeId i = 0; i < 64; ++i) next[i] = base + i;
+        next += 64;
+        count -= 64;
+        continue;
+      }
+      for (; bits != 0 && count > 0; bits &= bits - 1, --count) {
+        *next++ = base + static_cast<NodeId>(std::countr_zero(bits));
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 #include <set>
 
 #include "dcsweep/alloc/allocator.hpp"
@@ -24,6 +25,75 @@ TEST(Machine, OccupyReleaseAndLowestFree) {
   m.release(a);
   EXPECT_EQ(m.free_count(), 130);
   EXPECT_THROW(m.release(std::vector<NodeId>{1}), SimulationError);
+}
+
+TEST(Machine, AgreesWithAPlainModelThroughRandomOperations) {
+  // Word masks and the summary of non-empty words against a vector<bool> of free nodes, through
+  // occupy, release, power off and boot on 1,000 nodes (16 words, a partial last one); each call
+  // takes a shuffled node set, sometimes with a duplicate or a node in the wrong state (refused
+  // and naming that node, the machine unchanged before it).
+  const NodeId n = 1000;
+  Machine m(n);
+  std::vector<char> free(std::size_t(n), 1), off(std::size_t(n), 0), booting(std::size_t(n), 0);
+  std::mt19937_64 rng(5);
+  auto pick = [&](const std::vector<char>& from, std::size_t most) {
+    std::vector<NodeId> out;
+    for (NodeId v = 0; v < n; ++v) {
+      if (from[std::size_t(v)]) out.push_back(v);
+    }
+    std::shuffle(out.begin(), out.end(), rng);
+    out.resize(std::min(out.size(), std::size_t(rng() % (most + 1))));
+    return out;
+  };
+  for (int step = 0; step < 3000; ++step) {
+    const int op = int(rng() % 5);
+    std::vector<NodeId> nodes = pick(op == 0 || op == 2 ? free : op == 1 ? std::vector<char>(free.size(), 0) : op == 3 ? off : booting, 200);
+    if (op == 1) {  // release busy nodes: neither free, off nor booting
+      for (NodeId v = 0; v < n; ++v) {
+        if (!free[std::size_t(v)] && !off[std::size_t(v)] && !booting[std::size_t(v)]) nodes.push_back(v);
+      }
+      std::shuffle(nodes.begin(), nodes.end(), rng);
+      nodes.resize(std::min(nodes.size(), std::size_t(rng() % 200)));
+    }
+    if (op <= 1 && !nodes.empty() && rng() % 10 == 0) {  // a duplicate in one call: refused
+      nodes.push_back(nodes[rng() % nodes.size()]);
+      const Machine before = m;
+      EXPECT_THROW(op == 0 ? m.occupy(nodes) : m.release(nodes), SimulationError);
+      m = before;
+      continue;
+    }
+    switch (op) {
+      case 0: m.occupy(nodes); for (NodeId v : nodes) free[std::size_t(v)] = 0; break;
+      case 1: m.release(nodes); for (NodeId v : nodes) free[std::size_t(v)] = 1; break;
+      case 2: m.power_off(nodes); for (NodeId v : nodes) { free[std::size_t(v)] = 0; off[std::size_t(v)] = 1; } break;
+      case 3: m.begin_boot(nodes); for (NodeId v : nodes) { off[std::size_t(v)] = 0; booting[std::size_t(v)] = 1; } break;
+      default: m.end_boot(nodes); for (NodeId v : nodes) { booting[std::size_t(v)] = 0; free[std::size_t(v)] = 1; } break;
+    }
+    std::vector<NodeId> expected;
+    for (NodeId v = 0; v < n; ++v) {
+      if (free[std::size_t(v)]) expected.push_back(v);
+      ASSERT_EQ(m.is_free(v), bool(free[std::size_t(v)])) << "step " << step << " node " << v;
+    }
+    ASSERT_EQ(m.free_count(), NodeId(expected.size()));
+    const auto k = std::int32_t(rng() % (expected.size() + 1));
+    std::vector<NodeId> low{-1};  // appends after what is there
+    m.lowest_free(k, low);
+    expected.resize(std::size_t(k));
+    expected.insert(expected.begin(), -1);
+    ASSERT_EQ(low, expected) << "step " << step;
+  }
+  // A busy node given again names itself.
+  std::vector<NodeId> busy;
+  for (NodeId v = 0; v < n && busy.empty(); ++v) {
+    if (!free[std::size_t(v)] && !off[std::size_t(v)] && !booting[std::size_t(v)]) busy.push_back(v);
+  }
+  ASSERT_FALSE(busy.empty());
+  try {
+    m.occupy(busy);
+    FAIL() << "occupied a busy node";
+  } catch (const SimulationError& e) {
+    EXPECT_EQ(std::string(e.what()), "node " + std::to_string(busy[0]) + " given to two jobs at once");
+  }
 }
 
 std::unique_ptr<Allocator> make_allocator(const std::string& name, std::uint64_t seed) {

@@ -50,6 +50,11 @@ class Machine {
   std::int32_t free_count_;
   std::int32_t off_count_ = 0, booting_count_ = 0;
   std::vector<std::uint64_t> free_bits_;
+  std::vector<std::uint64_t> free_words_;  ///< bit w: free_bits_[w] has a free node (skips busy words)
+  void sync_word(std::size_t w) {
+    const std::uint64_t b = std::uint64_t{1} << (w & 63);
+    free_words_[w >> 6] = free_bits_[w] ? free_words_[w >> 6] | b : free_words_[w >> 6] & ~b;
+  }
   std::vector<std::uint64_t> off_bits_, booting_bits_;  ///< empty until a node first goes off
 };
 
