@@ -11,7 +11,8 @@
 #   GTest::gtest_main        libgtest-dev                     tests
 #   tomlplusplus::tomlplusplus libtomlplusplus-dev            sweep (spec parser)
 #   dcsweep::random123       librandom123-dev (headers)       core (RNG streams)
-#   ZLIB::ZLIB               zlib1g-dev                       workload (.swf.gz)
+#   ZLIB::ZLIB               zlib1g-dev                       sweep (journal CRC-32)
+#   dcsweep::deflate         libdeflate-dev                   workload (.swf.gz, inflated in one pass)
 
 include_guard(GLOBAL)
 find_package(PkgConfig REQUIRED)
@@ -43,6 +44,9 @@ if(NOT TARGET tomlplusplus::tomlplusplus)
   pkg_check_modules(TOMLPP REQUIRED IMPORTED_TARGET tomlplusplus)
   add_library(tomlplusplus::tomlplusplus ALIAS PkgConfig::TOMLPP)
 endif()
+
+pkg_check_modules(LIBDEFLATE REQUIRED IMPORTED_TARGET libdeflate)
+add_library(dcsweep::deflate ALIAS PkgConfig::LIBDEFLATE)
 
 pkg_check_modules(CBC REQUIRED IMPORTED_TARGET cbc)
 add_library(dcsweep::cbc ALIAS PkgConfig::CBC)

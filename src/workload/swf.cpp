@@ -1,11 +1,12 @@
 #include "dcsweep/workload/swf.hpp"
 
-#include <zlib.h>
+#include <libdeflate.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 
@@ -35,26 +36,60 @@ bool parse_field(const char* begin, const char* end, double& out) {
   return true;
 }
 
-std::string read_all(const std::string& path) {
-  gzFile file = gzopen(path.c_str(), "rb");  // reads plain files transparently too
-  if (file == nullptr) throw InputError(path + ": cannot open (" + std::strerror(errno) + ")");
-  std::unique_ptr<gzFile_s, decltype(&gzclose)> guard(file, &gzclose);
-  gzbuffer(file, 1 << 18);
-  std::string text;
+std::string read_bytes(const std::string& path) {
+  std::unique_ptr<std::FILE, decltype(&std::fclose)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) throw InputError(path + ": cannot open (" + std::strerror(errno) + ")");
+  std::string bytes;
   std::size_t size = 0;
-  for (;;) {
-    text.resize(size + (1 << 22));
-    const int got = gzread(file, text.data() + size, 1 << 22);
-    if (got < 0) {
-      int code = 0;
-      throw InputError(path + ": cannot read: " + gzerror(file, &code));
-    }
-    size += static_cast<std::size_t>(got);
-    if (got == 0) break;
+  for (std::size_t chunk = std::size_t{1} << 20;; chunk *= 2) {
+    bytes.resize(size + chunk);
+    const std::size_t got = std::fread(bytes.data() + size, 1, chunk, file.get());
+    size += got;
+    if (got < chunk) break;
   }
-  text.resize(size);
+  if (std::ferror(file.get())) throw InputError(path + ": cannot read (" + std::strerror(errno) + ")");
+  bytes.resize(size);
+  return bytes;
+}
+
+}  // namespace
+
+std::string decompress_gzip_text(std::string raw, const std::string& path) {
+  const auto is_gzip = [&](std::size_t at) {
+    return raw.size() - at >= 18 && std::uint8_t(raw[at]) == 0x1f && std::uint8_t(raw[at + 1]) == 0x8b;
+  };
+  if (!is_gzip(0)) return raw;
+  std::unique_ptr<libdeflate_decompressor, decltype(&libdeflate_free_decompressor)> inflater(
+      libdeflate_alloc_decompressor(), &libdeflate_free_decompressor);
+  if (!inflater) throw std::bad_alloc();
+  std::string text;
+  std::size_t in = 0, out = 0;
+  while (in < raw.size()) {
+    if (!is_gzip(in)) throw InputError(path + ": cannot read: trailing bytes after gzip data");
+    std::uint32_t isize = 0;  // the last member's size: a first guess for this one
+    std::memcpy(&isize, raw.data() + raw.size() - 4, 4);
+    // Deflate expands at most 1032:1; past that the data is corrupt, not large (bounded memory).
+    const std::size_t most = out + 1032 * (raw.size() - in) + (1 << 16);
+    text.resize(std::max(text.size(), std::min(out + std::max<std::size_t>(isize, 1 << 16), most)));
+    for (;;) {
+      std::size_t used = 0, written = 0;
+      const libdeflate_result r = libdeflate_gzip_decompress_ex(inflater.get(), raw.data() + in, raw.size() - in,
+                                                                text.data() + out, text.size() - out, &used, &written);
+      if (r == LIBDEFLATE_INSUFFICIENT_SPACE && text.size() < most) {
+        text.resize(std::min(text.size() * 2, most));
+        continue;
+      }
+      if (r != LIBDEFLATE_SUCCESS) throw InputError(path + ": cannot read: corrupt or truncated gzip data");
+      in += used;
+      out += written;
+      break;
+    }
+  }
+  text.resize(out);
   return text;
 }
+
+namespace {
 
 /// Header lines look like "; MaxNodes: 5544" (Sandia-Ross writes ";MaxNodes:").
 void parse_header_line(std::string_view line, SwfHeader& header) {
@@ -150,6 +185,6 @@ SwfTrace parse_swf(std::string_view text, const std::string& name) {
   return trace;
 }
 
-SwfTrace read_swf(const std::string& path) { return parse_swf(read_all(path), path); }
+SwfTrace read_swf(const std::string& path) { return parse_swf(decompress_gzip_text(read_bytes(path), path), path); }
 
 }  // namespace dcsweep

@@ -15,6 +15,7 @@ rm -rf "$corpus"
 mkdir -p "$corpus"/{swf,spec,matrix} "$build/findings"
 # Seeds: the first lines of shipped traces (headers and records), the shipped specs, the matrices.
 for t in "$root"/inputs/traces/*.swf; do head -c 4000 "$t" >"$corpus/swf/$(basename "$t")"; done
+for t in "$root"/inputs/traces/*.swf.gz; do (zcat "$t" || true) | head -c 4000 | gzip -c >"$corpus/swf/$(basename "$t")"; done
 cp "$root"/inputs/specs/*.toml "$root"/tests/sweep/specs/*.toml "$corpus/spec/"
 { printf 'x'; head -c 3000 "$root/inputs/matrices/meng40_D.mtx"; } >"$corpus/matrix/meng40.mtx"
 { printf 'y'; head -5 "$root/inputs/matrices/simware50_D.csv"; } >"$corpus/matrix/simware.csv"

@@ -86,5 +86,45 @@ TEST(Swf, ReadsGzipAndPlainAlike) {
   for (std::size_t i = 0; i < a.records.size(); ++i) EXPECT_EQ(a.records[i].runtime_s, b.records[i].runtime_s);
 }
 
+/// `text` gzip-compressed (one member), as zlib writes it.
+std::string gzip(const std::string& text) {
+  z_stream z{};
+  EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&z, uLong(text.size())) + 32, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  z.avail_in = uInt(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = uInt(out.size());
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+TEST(Swf, ConcatenatedGzipMembersAreOneText) {
+  // `cat a.gz b.gz`: the second member is tiny, so the buffer sized from the last member's
+  // trailer is too small for the first and grows; the text is the two texts in turn.
+  std::string big;
+  for (int i = 1; i <= 5000; ++i) big += std::to_string(i) + " 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n";
+  const std::string tail = "5001 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n";
+  const std::string path = test::write_file("two.swf.gz", gzip(big) + gzip(tail));
+  const SwfTrace t = read_swf(path);
+  ASSERT_EQ(t.records.size(), 5001u);
+  EXPECT_EQ(t.records.back().id, 5001);
+  EXPECT_EQ(t.records.back().line, 5001);
+}
+
+TEST(Swf, CorruptOrTruncatedGzipIsOneInputError) {
+  const std::string whole = gzip(kSmall);
+  const std::string cut = test::write_file("cut.swf.gz", whole.substr(0, whole.size() - 9));
+  EXPECT_EQ(input_error([&] { read_swf(cut); }), cut + ": cannot read: corrupt or truncated gzip data");
+  std::string flipped = whole;
+  flipped[flipped.size() / 2] = char(flipped[flipped.size() / 2] ^ 0x55);
+  const std::string bad = test::write_file("flipped.swf.gz", flipped);
+  EXPECT_EQ(input_error([&] { read_swf(bad); }), bad + ": cannot read: corrupt or truncated gzip data");
+  const std::string trailing = test::write_file("trailing.swf.gz", whole + "garbage after the member\n");
+  EXPECT_EQ(input_error([&] { read_swf(trailing); }), trailing + ": cannot read: trailing bytes after gzip data");
+}
+
 }  // namespace
 }  // namespace dcsweep

@@ -32,6 +32,11 @@ struct SwfTrace {
   std::vector<SwfRecord> records;  ///< in file order
 };
 
+/// A file's bytes as text: gzip data inflated (several members, as `cat a.gz b.gz`, follow each
+/// other; one pass into a buffer sized from the trailer's ISIZE, memory bounded by deflate's
+/// 1032:1 ratio), anything else as it is. InputError naming `path` on corrupt gzip data.
+std::string decompress_gzip_text(std::string raw, const std::string& path);
+
 /// Reads a .swf or .swf.gz file. InputError "PATH:LINE: what is wrong" on a malformed line,
 /// "PATH: cannot open" when missing.
 SwfTrace read_swf(const std::string& path);
