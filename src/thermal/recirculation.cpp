@@ -1,6 +1,7 @@
 #include "dcsweep/thermal/recirculation.hpp"
 
 #include <cmath>
+#include <thread>
 
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/core/text.hpp"
@@ -98,16 +99,81 @@ std::vector<std::string> check_heat_distribution(const Matrix& d, std::size_t si
           " K/W), kept: a D fitted from CFD can have them"};
 }
 
-Matrix heat_distribution_from_recirculation(Matrix a, const std::vector<double>& k) {
+namespace {
+
+/// c = alpha a b (+ c when `accumulate`): the columns of b and c cut into a fixed number of blocks,
+/// each an ordinary single-threaded Eigen product, computed by up to that many threads. The cut
+/// depends only on the sizes, so the result is the same bits whatever the number of threads.
+void product(Eigen::Ref<Matrix> c, const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b, double alpha,
+             bool accumulate, unsigned threads) {
+  constexpr Eigen::Index kBlocks = 4, kMinCols = 256;
+  const Eigen::Index blocks = b.cols() >= kBlocks * kMinCols ? kBlocks : 1;
+  auto block = [&](Eigen::Index j) {
+    const Eigen::Index begin = b.cols() * j / blocks, end = b.cols() * (j + 1) / blocks;
+    auto out = c.middleCols(begin, end - begin);
+    if (accumulate) {
+      out.noalias() += alpha * a * b.middleCols(begin, end - begin);
+    } else {
+      out.noalias() = alpha * a * b.middleCols(begin, end - begin);
+    }
+  };
+  const auto workers = std::min<Eigen::Index>(blocks, Eigen::Index(threads));
+  std::vector<std::thread> helpers;
+  for (Eigen::Index w = 1; w < workers; ++w) {
+    helpers.emplace_back([&, w] {
+      for (Eigen::Index j = w; j < blocks; j += workers) block(j);
+    });
+  }
+  for (Eigen::Index j = 0; j < blocks; j += workers) block(j);
+  for (std::thread& t : helpers) t.join();
+}
+
+/// Inverts m in place by blocks (Schur complements), all the work in products. Without pivoting:
+/// only for strictly column diagonally dominant matrices (I - A^T with A's rows non-negative and
+/// below 1), whose leading blocks and Schur complements stay so (Gaussian elimination is stable).
+void invert_dominant(Eigen::Ref<Matrix> m, unsigned threads) {
+  const Eigen::Index n = m.rows();
+  if (n <= 192) {
+    m = m.partialPivLu().inverse().eval();
+    return;
+  }
+  const Eigen::Index h = n / 2;
+  auto a11 = m.topLeftCorner(h, h);
+  auto a12 = m.topRightCorner(h, n - h);
+  auto a21 = m.bottomLeftCorner(n - h, h);
+  auto a22 = m.bottomRightCorner(n - h, n - h);
+  invert_dominant(a11, threads);  // X11 = A11^-1
+  Matrix t21(n - h, h);
+  product(t21, a21, a11, 1.0, false, threads);  // A21 X11
+  product(a22, t21, a12, -1.0, true, threads);  // S = A22 - A21 X11 A12
+  invert_dominant(a22, threads);  // S^-1
+  Matrix t12(h, n - h);
+  product(t12, a11, a12, 1.0, false, threads);  // X11 A12
+  product(a12, t12, a22, -1.0, false, threads);  // top right: -X11 A12 S^-1
+  product(a11, a12, t21, -1.0, true, threads);  // top left: X11 + X11 A12 S^-1 A21 X11
+  product(a21, a22, t21, -1.0, false, threads);  // bottom left: -S^-1 A21 X11
+}
+
+}  // namespace
+
+Matrix heat_distribution_from_recirculation(Matrix a, const std::vector<double>& k, unsigned threads) {
+  if (threads == 0) threads = std::max(1U, std::thread::hardware_concurrency());
   // In place where it can be: a large room's matrices are hundreds of MB each.
   const Eigen::Index n = a.rows();
+  const bool dominant = n == 0 || ((a.array() >= 0).all() && a.rowwise().sum().maxCoeff() < 1 - 1e-9);
   a.transposeInPlace();
   a *= -1.0;
   a.diagonal().array() += 1.0;  // I - A^T
-  Eigen::PartialPivLU<Eigen::Ref<Matrix>> lu(a);
-  Matrix x = Matrix::Identity(n, n);
-  x = lu.solve(x);  // (I - A^T)^-1, solved in place (Eigen permutes and substitutes within x)
-  a.resize(0, 0);
+  Matrix x;
+  if (n >= kBlockInverseZones && dominant) {
+    invert_dominant(a, threads);  // large rooms: (I - A^T)^-1 by blocks, in products (threads)
+    x = std::move(a);
+  } else {
+    Eigen::PartialPivLU<Eigen::Ref<Matrix>> lu(a);
+    x = Matrix::Identity(n, n);
+    x = lu.solve(x);  // (I - A^T)^-1, solved in place (Eigen permutes and substitutes within x)
+    a.resize(0, 0);
+  }
   x.diagonal().array() -= 1.0;
   for (Eigen::Index i = 0; i < n; ++i) x.row(i) /= k[std::size_t(i)];  // K^-1 (...)
   return x;

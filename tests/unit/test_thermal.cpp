@@ -60,6 +60,39 @@ TEST(HeatDistribution, ThreeNodesAgainstTheNeumannSeries) {
   EXPECT_LT((d - sum).cwiseAbs().maxCoeff(), 1e-14);
 }
 
+TEST(HeatDistribution, LargeRoomsByBlockInversionSolveTheDefinitionOnAnyThreadCount) {
+  // 1,100 zones (above kBlockInverseZones: the block inversion), a random non-symmetric A whose
+  // rows sum to 0.05-0.95 and uneven K: (I - A^T) (K D + I) = I, checked by an independent product,
+  // and the same bits on 1 and 3 threads (the work is cut by sizes, not by threads).
+  const Eigen::Index n = 1100;
+  static_assert(1100 >= kBlockInverseZones);
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(0, 1);
+  Matrix a(n, n);
+  std::vector<double> k(static_cast<std::size_t>(n));
+  for (Eigen::Index i = 0; i < n; ++i) {
+    for (Eigen::Index j = 0; j < n; ++j) a(i, j) = u(rng) * u(rng);
+    a.row(i) *= (0.05 + 0.9 * u(rng)) / a.row(i).sum();
+    k[std::size_t(i)] = 100 + 400 * u(rng);
+  }
+  const Matrix d1 = heat_distribution_from_recirculation(a, k, 1);
+  const Matrix d3 = heat_distribution_from_recirculation(a, k, 3);
+  EXPECT_TRUE((d1.array() == d3.array()).all());
+  Matrix kd = d1;
+  for (Eigen::Index i = 0; i < n; ++i) kd.row(i) *= k[std::size_t(i)];
+  kd.diagonal().array() += 1.0;  // (I - A^T)^-1
+  const Matrix identity = (Matrix::Identity(n, n) - a.transpose()) * kd;
+  EXPECT_LT((identity - Matrix::Identity(n, n)).cwiseAbs().maxCoeff(), 1e-12);
+  // A row summing to 1 is not strictly dominant: the pivoting LU builds D, to the same result.
+  Matrix edge = a.topLeftCorner(1024, 1024);
+  edge.row(0) /= edge.row(0).sum();
+  const Matrix de = heat_distribution_from_recirculation(edge, std::vector<double>(1024, 300.0));
+  Matrix ke = 300.0 * de;
+  ke.diagonal().array() += 1.0;
+  EXPECT_LT(((Matrix::Identity(1024, 1024) - edge.transpose()) * ke - Matrix::Identity(1024, 1024)).cwiseAbs().maxCoeff(),
+            1e-11);
+}
+
 TEST(HeatDistribution, Meng40IsThePapersRoom) {
   ParamSet params(simulation_catalog());
   const Platform room = preset("meng40", params);

@@ -43,8 +43,13 @@ void check_supply_fraction(const Matrix& f, std::size_t size, const std::string&
 /// fitted from CFD can have small ones) are kept: the returned warnings say how many.
 std::vector<std::string> check_heat_distribution(const Matrix& d, std::size_t size, const std::string& name);
 
-/// D = (K - A^T K)^-1 - K^-1 = K^-1 ((I - A^T)^-1 - I).
-Matrix heat_distribution_from_recirculation(Matrix a, const std::vector<double>& k_w_per_k);
+/// From this many zones up, D is built by block inversion (products on the machine's cores, the
+/// same bits on any number of them) when A's rows sum below 1; smaller rooms by LU.
+inline constexpr Eigen::Index kBlockInverseZones = 1024;
+
+/// D = (K - A^T K)^-1 - K^-1 = K^-1 ((I - A^T)^-1 - I). `threads` (0: the machine's cores) only
+/// changes the speed of a block inversion, never its bits.
+Matrix heat_distribution_from_recirculation(Matrix a, const std::vector<double>& k_w_per_k, unsigned threads = 0);
 
 /// The recirculation generator. The fraction of a zone's exhaust that reaches inlets is
 /// `fraction` x (1 - 0.9 containment); it is shared among the inlets with weights
