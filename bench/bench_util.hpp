@@ -2,6 +2,7 @@
 // What the in-process benchmarks share: timing, medians, and the trace options they take.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@ inline double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 inline double median(std::vector<double> v) {
+  if (v.empty()) return NAN;  // --runs 0
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
@@ -27,7 +29,7 @@ inline int parse_trace_args(int argc, char** argv, ParamSet& params) {
     if (arg == "--platform" && i + 1 < argc) params.set("platform", std::string(argv[++i]));
     if (arg == "--scale-to-platform") params.set("scale_to_platform", true);
     if (arg == "--jobs" && i + 1 < argc) params.set("jobs", std::int64_t{std::stoll(argv[++i])});
-    if (arg == "--runs" && i + 1 < argc) runs = std::stoi(argv[++i]);
+    if (arg == "--runs" && i + 1 < argc) runs = std::max(1, std::stoi(argv[++i]));
   }
   return runs;
 }
