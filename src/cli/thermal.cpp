@@ -82,9 +82,13 @@ int thermal_command(std::span<const std::string> args, std::ostream& out, std::o
   auto cooling = cooling_registry().at(params.text("cooling")).make({params, {}}, room);
   cooling->update(0, {compute, rise.maxCoeff(), state.removed_heat_w, supply_bound_c(heat, rise, room.redline_c)});
   const double cooling_w = cooling->power_w();
+  // Inlets at supply_temp_c: F T_sup + D P ([P4] Eq. 1; F's row sums, or 1 without F).
+  const Eigen::VectorXd t_in =
+      (heat.supply_share ? Eigen::VectorXd(supply * heat.supply_share->array())
+                         : Eigen::VectorXd::Constant(rise.size(), supply)) + rise;
   out << "{\"platform\": \"" << platform.name << "\", \"zones\": " << rise.size() << ", \"t_in_c\": [";
-  for (Eigen::Index i = 0; i < rise.size(); ++i) out << (i ? ", " : "") << json(supply + rise(i));
-  out << "], \"t_in_max_c\": " << json(supply + rise.maxCoeff()) << ", \"t_sup_eff_c\": " << json(cooling->supply_c())
+  for (Eigen::Index i = 0; i < rise.size(); ++i) out << (i ? ", " : "") << json(t_in(i));
+  out << "], \"t_in_max_c\": " << json(t_in.maxCoeff()) << ", \"t_sup_eff_c\": " << json(cooling->supply_c())
       << ", \"cop\": " << json(cooling_w > 0 ? compute / cooling_w : NAN) << ", \"compute_power_w\": " << json(compute)
       << ", \"removed_heat_w\": " << json(state.removed_heat_w) << ", \"cooling_power_w\": " << json(cooling_w) << "}\n";
   return kExitOk;

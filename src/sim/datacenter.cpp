@@ -255,7 +255,7 @@ void DataCenterModel::settle() {
   } else {
     max_rise_k_ = inlet_->max();
   }
-  const double bound = heat_.supply_fraction ? supply_bound_c(heat_, inlet_->rise(), redline_c_) : NAN;
+  const double bound = heat_.supply_share ? supply_bound_c(heat_, inlet_->rise(), redline_c_) : NAN;
   cooling_->update(last_s_, {compute_w_, max_rise_k_, removed_heat_w_, bound});
 }
 
@@ -292,7 +292,9 @@ void DataCenterModel::advance_to(double time_s) {
     cooling_j_ += iv.energy_j;
     cooling_w = iv.energy_j / dt;
     peak_cooling_w_ = std::max(peak_cooling_w_, iv.peak_power_w);
-    inlet_c = iv.max_supply_c + max_rise_k_;
+    // The hottest inlet at the interval's highest supply: s_i T_sup + rise_i with F ([P4] Eq. 1).
+    inlet_c = heat_.supply_share ? (iv.max_supply_c * heat_.supply_share->array() + inlet_->rise().array()).maxCoeff()
+                                 : iv.max_supply_c + max_rise_k_;
     max_inlet_c_ = std::max(max_inlet_c_, inlet_c);
     above_s_ += iv.time_above_s;
     supply_cs_ += iv.mean_supply_c * dt;
@@ -372,7 +374,9 @@ std::vector<std::string> DataCenterModel::supply_warnings() const {
   }
   if (max_supply_c_ > redline_c_) {
     out.push_back("the CRAC supply reached " + format_number(std::round(max_supply_c_ * 100) / 100) +
-                  " C, above redline_c = " + format_number(redline_c_) + " C: every inlet was above the redline");
+                  " C, above redline_c = " + format_number(redline_c_) + " C" +
+                  (heat_.supply_share ? std::string(", warmer than any inlet may be")
+                                      : std::string(": every inlet was above the redline")));
   }
   return out;
 }

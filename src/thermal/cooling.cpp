@@ -34,7 +34,8 @@ class SteadyController : public CoolingController {
   void update(double time_s, const CoolingInput& in) override {
     time_s_ = time_s;
     rise_ = in.max_rise_k;
-    supply_c_ = follow_ ? std::max(redline_c_ - in.max_rise_k, min_c_) : base_c_;
+    bound_c_ = in.supply_bound_c;
+    supply_c_ = follow_ ? std::max(std::isnan(bound_c_) ? redline_c_ - in.max_rise_k : bound_c_, min_c_) : base_c_;
     const double heat = std::isnan(in.removed_heat_w) ? in.compute_power_w : in.removed_heat_w;
     power_w_ = heat / coefficient_of_performance(supply_c_);
   }
@@ -42,7 +43,9 @@ class SteadyController : public CoolingController {
   CoolingInterval advance(double time_s, double redline_c) override {
     const double dt = time_s - time_s_;
     time_s_ = time_s;
-    const double above = supply_c_ + rise_ - redline_c, below = min_c_ - supply_c_;
+    // With F: an inlet is above the redline exactly when the supply is above the bound.
+    const double above = std::isnan(bound_c_) ? supply_c_ + rise_ - redline_c : supply_c_ - bound_c_;
+    const double below = min_c_ - supply_c_;
     return {power_w_ * dt, power_w_,  supply_c_, supply_c_, supply_c_, time_positive(above, above, dt),
             time_positive(below, below, dt)};
   }
@@ -54,7 +57,7 @@ class SteadyController : public CoolingController {
   double base_c_, min_c_;
   bool follow_;
   double redline_c_;
-  double time_s_ = 0, rise_ = 0, supply_c_ = 0, power_w_ = 0;
+  double time_s_ = 0, rise_ = 0, supply_c_ = 0, power_w_ = 0, bound_c_ = NAN;
 };
 
 /// [P4]'s two-mode CRAC with a thermostat, with the low-mode hold and the guards of the header.
@@ -72,6 +75,7 @@ class ThermostatController final : public CoolingController {
     time_s_ = time_s;  // the first update starts the clock: no integration before the run
     power_in_w_ = in.compute_power_w;
     rise_ = in.max_rise_k;
+    bound_c_ = in.supply_bound_c;
     if (s_.highest) high_c_ = highest_setting(in);
     check_heating(time_s);
     replan();
@@ -93,7 +97,8 @@ class ThermostatController final : public CoolingController {
     out.min_supply_c = std::min(s0, s1);
     out.mean_supply_c = (s0 + s1) / 2;
     // hottest inlet = supply + rise, linear in time, as is the supply's distance to the floor
-    out.time_above_s = time_positive(s0 + rise_ - redline_c, s1 + rise_ - redline_c, dt);
+    out.time_above_s = std::isnan(bound_c_) ? time_positive(s0 + rise_ - redline_c, s1 + rise_ - redline_c, dt)
+                                            : time_positive(s0 - bound_c_, s1 - bound_c_, dt);  // with F
     out.time_below_floor_s = time_positive(s_.floor_c - s0, s_.floor_c - s1, dt);
     advance_state(time_s);
     return out;
@@ -132,7 +137,7 @@ class ThermostatController final : public CoolingController {
     time_s_ = time_s;
   }
 
-  /// [P4] Eq. 6 with T_in = F T_sup + D P: the highest setting that keeps the hottest inlet at
+  /// [P4] Eq. 6/8 with T_in = F T_sup + D P: the highest setting that keeps the hottest inlet at
   /// the redline at the end of a low epoch's switching time.
   double highest_setting(const CoolingInput& in) const {
     const double bound = std::isnan(in.supply_bound_c) ? s_.redline_c - in.max_rise_k : in.supply_bound_c;
@@ -186,7 +191,7 @@ class ThermostatController final : public CoolingController {
   Settings s_;
   double high_c_;
   double sensed_c_;
-  double time_s_ = 0, power_in_w_ = 0, rise_ = 0;
+  double time_s_ = 0, power_in_w_ = 0, rise_ = 0, bound_c_ = NAN;  // bound: with F, the supply bound
   bool started_ = false, high_mode_ = false, pending_ = false, holding_ = false;
   double crossed_at_ = kInf, switch_at_ = kInf, hold_at_ = kInf;
 };

@@ -175,14 +175,14 @@ HeatDistributionBuild build_heat_distribution(const Platform& platform, const Pa
   if (const std::string& f_file = p.text("supply_air_fraction"); !f_file.empty()) {
     const Matrix f = reader(f_file);
     check_supply_fraction(f, zones->size(), f_file);
-    out.supply_fraction = std::make_shared<const Eigen::PartialPivLU<Matrix>>(f);
+    out.supply_share = std::make_shared<const Eigen::VectorXd>(f.rowwise().sum());
   }
   return out;
 }
 
 double supply_bound_c(const HeatDistributionBuild& heat, const Eigen::VectorXd& rise_k, double redline_c) {
-  if (!heat.supply_fraction) return NAN;
-  return heat.supply_fraction->solve((redline_c - rise_k.array()).matrix()).minCoeff();
+  if (!heat.supply_share) return NAN;
+  return ((redline_c - rise_k.array()) / heat.supply_share->array()).minCoeff();
 }
 
 ThermalState thermal_state(const HeatDistributionBuild& heat, const Eigen::VectorXd& zone_power_w) {

@@ -232,8 +232,28 @@ expect_error 2 "dcsweep: error: $tmp/small.csv: F is 2 x 2; the platform has 40 
   thermal --platform meng40 --supply-air-fraction "$tmp/small.csv"
 printf '%%%%MatrixMarket matrix coordinate real general\n40 40 40\n' >"$tmp/Fhalf.mtx"
 for i in $(seq 40); do echo "$i $i 0.5"; done >>"$tmp/Fhalf.mtx"
-expect_error 2 "dcsweep: error: $tmp/Fhalf.mtx: row 1 of F sums to 0.5" \
-  simulate --platform meng40 --workload poisson --supply-air-fraction "$tmp/Fhalf.mtx"
+# [P4]'s diagonal F: half of each inlet's air is supply air; inlets at 15 C supply are 7.5 C + D P
+# (meng40 at 1000 W: the hottest 7.5 + 8.73 C), and redline control may supply (25 - 8.73) / 0.5.
+expect_thermal t_in_max_c 16.2346 1e-3 --platform meng40 --uniform-power-w 1000 --supply-air-fraction "$tmp/Fhalf.mtx"
+expect_thermal t_sup_eff_c 32.5310 1e-3 --platform meng40 --uniform-power-w 1000 --cooling redline \
+  --supply-air-fraction "$tmp/Fhalf.mtx"
+# A supply above the redline warns once per run (static cooling at 27 C against a 25 C redline);
+# with F (half supply air) the inlets stay cooler than the supply, and the warning says no more.
+for f_args in "" "--supply-air-fraction $tmp/Fhalf.mtx"; do
+  want=": every inlet was above the redline"
+  [[ -n $f_args ]] && want=", warmer than any inlet may be"
+  # shellcheck disable=SC2086
+  if "$bin" simulate --platform meng40 --workload poisson --seed 2 --cooling static --supply-temp-c 27 $f_args \
+    >/dev/null 2>"$tmp/err" &&
+    [[ $(grep -c "^dcsweep: warning: the CRAC supply reached 27 C, above redline_c = 25 C$want\$" "$tmp/err") -eq 1 ]]; then
+    ok
+  else
+    fail "supply above the redline warning ($f_args): $(cat "$tmp/err")"
+  fi
+done
+sed 's/ 0.5$/ 1.25/' "$tmp/Fhalf.mtx" >"$tmp/Fbig.mtx"
+expect_error 2 "dcsweep: error: $tmp/Fbig.mtx: row 1 of F sums to 1.25" \
+  simulate --platform meng40 --workload poisson --supply-air-fraction "$tmp/Fbig.mtx"
 if "$bin" simulate --platform asu50 --workload poisson --seed 3 --cooling thermostat --json >"$tmp/asu.json" 2>"$tmp/err" &&
   [[ $(grep -c "warning: the CRAC supply was below supply_temp_min_c = 5.5 C" "$tmp/err") -eq 1 ]] &&
   grep -q '"time_supply_below_floor_s": [1-9]' "$tmp/asu.json"; then

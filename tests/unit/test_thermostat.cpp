@@ -177,8 +177,8 @@ TEST(ThermostatPhysics, AgreesWithAnIndependentStepIntegration) {
   const Totals exact = drive(room, schedule, 100, 220);
   const Totals stepped = step(room, schedule, 100, 220, 1e-4, switches);
   EXPECT_GE(switches, 5);
-  EXPECT_NEAR(exact.cooling_j, stepped.cooling_j, 2e-3 * exact.cooling_j);
-  EXPECT_NEAR(exact.supply_cs / 120, stepped.supply_cs / 120, 2e-3);
+  EXPECT_NEAR(exact.cooling_j, stepped.cooling_j, 1e-4 * exact.cooling_j);
+  EXPECT_NEAR(exact.supply_cs / 120, stepped.supply_cs / 120, 5e-4);
 }
 
 TEST(ThermostatPhysics, RoomAirEnergyBalance) {
@@ -308,28 +308,59 @@ TEST(Defaults, AutoExtractionIsIdleAndThreeTimesPeak) {
 namespace dcsweep {
 namespace {
 
-TEST(SupplyFraction, Equation6ByHandAndIdentityChangesNothing) {
-  // F = [[0.8, 0.2], [0.3, 0.7]], rises (5, 2) K, redline 25 C: F x = (20, 23) gives
-  // x = (18.8, 24.8): the bound is 18.8 C, below the 20 C of F = I.
+/// An n x n CSV matrix with `value` on the diagonal.
+std::string diagonal_csv(int n, const std::string& value) {
+  std::string text;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) text += std::string(j ? "," : "") + (i == j ? value : "0");
+    text += '\n';
+  }
+  return text;
+}
+
+TEST(SupplyFraction, Equation8ByHandAndIdentityChangesNothing) {
+  // [P4] Eq. 1 with one CRAC: inlet_i = s_i T_sup + rise_i, s_i = sum_j f_ij. Rises (5, 2) K,
+  // redline 25 C. F = [[0.8, 0.1], [0.3, 0.7]]: s = (0.9, 1), bounds (20 / 0.9, 23 / 1): 22.22 C.
+  // Diagonal F = diag(0.8, 0.9) ([P4]'s form): Eq. 6's F^-1 (T_red - D P) = (25, 25.56): 25 C.
   HeatDistributionBuild heat;
   Matrix f(2, 2);
-  f << 0.8, 0.2, 0.3, 0.7;
+  f << 0.8, 0.1, 0.3, 0.7;
   check_supply_fraction(f, 2, "F.csv");
-  heat.supply_fraction = std::make_shared<const Eigen::PartialPivLU<Matrix>>(f);
-  EXPECT_NEAR(supply_bound_c(heat, Eigen::Vector2d(5, 2), 25), 18.8, 1e-12);
-  heat.supply_fraction.reset();
+  heat.supply_share = std::make_shared<const Eigen::VectorXd>(f.rowwise().sum());
+  EXPECT_NEAR(supply_bound_c(heat, Eigen::Vector2d(5, 2), 25), 20 / 0.9, 1e-12);
+  f << 0.8, 0, 0, 0.9;
+  check_supply_fraction(f, 2, "F.csv");
+  heat.supply_share = std::make_shared<const Eigen::VectorXd>(f.rowwise().sum());
+  EXPECT_NEAR(supply_bound_c(heat, Eigen::Vector2d(5, 2), 25), 25, 1e-12);
+  EXPECT_NEAR(supply_bound_c(heat, Eigen::Vector2d(5, 2), 25), (f.inverse() * Eigen::Vector2d(20, 23)).minCoeff(), 1e-12);
+  heat.supply_share.reset();
   EXPECT_TRUE(std::isnan(supply_bound_c(heat, Eigen::Vector2d(5, 2), 25)));
   // A whole run with F = I from a file equals the run without F.
-  std::string identity;
-  for (int i = 0; i < 40; ++i) {
-    for (int j = 0; j < 40; ++j) identity += std::string(j ? "," : "") + (i == j ? "1" : "0");
-    identity += '\n';
-  }
   ParamSet p = poisson("meng40", 40, 4);
   p.set("thermostat_setting", std::string("highest"));
   const Report without = run_simulation(make_scenario(p)).report;
-  p.set("supply_air_fraction", test::write_file("F_identity.csv", identity));
+  p.set("supply_air_fraction", test::write_file("F_identity.csv", diagonal_csv(40, "1")));
   expect_same_physics(without, run_simulation(make_scenario(p)).report);
+}
+
+TEST(SupplyFraction, RedlineControlWithADiagonalFHoldsTheRedlineAndCoolsCheaper) {
+  // meng40, redline control, F = 0.8 I (a fifth of every inlet's air is room air): the supply
+  // rises to min (T_red - rise_i) / 0.8, so the hottest inlet (0.8 T_sup + rise) sits at the
+  // redline, never above it while the supply is above its floor, and the warmer supply costs less
+  // cooling than F = I. Runs that start late (Poisson arrivals) and a busy room (40 jobs).
+  ParamSet p = poisson("meng40", 40, 4);
+  p.set("cooling", std::string("redline"));
+  p.set("redline_c", 32.0);
+  const Report plain = run_simulation(make_scenario(p)).report;
+  p.set("supply_air_fraction", test::write_file("F_08.csv", diagonal_csv(40, "0.8")));
+  const Report with_f = run_simulation(make_scenario(p)).report;
+  EXPECT_LE(with_f.value("max_inlet_c"), 32 + 1e-9);
+  EXPECT_GT(with_f.value("max_inlet_c"), 31);
+  EXPECT_EQ(with_f.value("time_above_redline_s"), 0);
+  EXPECT_EQ(with_f.value("time_supply_below_floor_s"), 0);
+  EXPECT_GT(with_f.value("avg_supply_temp_c"), plain.value("avg_supply_temp_c"));
+  EXPECT_LT(with_f.value("cooling_energy_j"), plain.value("cooling_energy_j"));
+  EXPECT_EQ(with_f.value("compute_energy_j"), plain.value("compute_energy_j"));
 }
 
 TEST(SupplyFraction, BadMatricesAreRejected) {
@@ -337,11 +368,12 @@ TEST(SupplyFraction, BadMatricesAreRejected) {
   f << 0.5, 0.5, -0.1, 1.1;
   EXPECT_EQ(input_error([&] { check_supply_fraction(f, 2, "F.csv"); }),
             "F.csv: F[2][1] = -0.1 is negative (a fraction of supply air)");
-  f << 0.5, 0.4, 0, 1;
+  f << 0.5, 0.4, 0.2, 1;
   EXPECT_EQ(input_error([&] { check_supply_fraction(f, 2, "F.csv"); }),
-            "F.csv: row 1 of F sums to 0.9 (must be 1: the shares of an inlet's supply air)");
-  f << 0.5, 0.5, 0.5, 0.5;
-  EXPECT_EQ(input_error([&] { check_supply_fraction(f, 2, "F.csv"); }), "F.csv: F is singular ([P4] Eq. 6 needs F^-1)");
+            "F.csv: row 2 of F sums to 1.2 (must be in (0, 1]: the share of the inlet's air that is CRAC supply air)");
+  f << 0.5, 0.5, 0, 0;
+  EXPECT_EQ(input_error([&] { check_supply_fraction(f, 2, "F.csv"); }),
+            "F.csv: row 2 of F sums to 0 (must be in (0, 1]: the share of the inlet's air that is CRAC supply air)");
   EXPECT_EQ(input_error([&] { check_supply_fraction(f, 3, "F.csv"); }), "F.csv: F is 2 x 2; the platform has 3 thermal zones");
 }
 

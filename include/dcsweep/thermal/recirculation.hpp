@@ -37,7 +37,8 @@ std::vector<double> heat_capacity_rates(const ThermalZones& zones, const AirProp
 /// sum below 1 (a node cannot recirculate more heat than it exhausts). InputError naming `name`.
 void check_recirculation(const Matrix& a, std::size_t size, const std::string& name);
 /// Checks [P4]'s supply-air fraction matrix F (Eq. 1, 6, 8): square, `size` x `size`, no negative
-/// entry, each row summing to 1 (the shares of an inlet's supply air), invertible (Eq. 6).
+/// entry, each row i summing to s_i in (0, 1], the share of inlet i's air that is CRAC supply air
+/// (diagonal in [P4]; F = I without recirculation).
 void check_supply_fraction(const Matrix& f, std::size_t size, const std::string& name);
 /// Checks a heat distribution matrix D: square, `size` x `size`, finite. Negative entries (a D
 /// fitted from CFD can have small ones) are kept: the returned warnings say how many.

@@ -4,7 +4,6 @@
 // model's influence indices, imported or generated), its parameters, and its steady state for
 // given zone powers. The data-center observer (sim/datacenter.hpp), `dcsweep thermal`,
 // `dcsweep platform --matrices-out` and the sweep's room cache all build rooms here.
-#include <Eigen/LU>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,8 +29,9 @@ struct HeatDistributionBuild {
   std::shared_ptr<const HeatDistribution> d;
   std::shared_ptr<const CracNodeModel> crac_node;  ///< thermal_model = crac_node instead of d
   std::shared_ptr<const ThermalZones> zones;
-  /// [P4]'s supply-air fraction F (supply_air_fraction file), factorized for Eq. 6; null: F = I.
-  std::shared_ptr<const Eigen::PartialPivLU<Matrix>> supply_fraction;
+  /// [P4]'s supply-air fraction F (supply_air_fraction file) as each inlet's share of CRAC supply
+  /// air, s_i = sum_j f_ij (the one CRAC's supply is uniform: F T_sup = s T_sup); null: F = I.
+  std::shared_ptr<const Eigen::VectorXd> supply_share;
   std::vector<std::string> warnings;  ///< e.g. negative entries kept
 };
 HeatDistributionBuild build_heat_distribution(const Platform& platform, const ParamSet& params,
@@ -44,7 +44,8 @@ Matrix recirculation_matrix(const Platform& platform, const ParamSet& params, co
 std::string heat_distribution_key(const Platform& platform, const ParamSet& params);
 
 /// The highest uniform supply keeping every inlet at or below the redline for these inlet rises:
-/// min F^-1 (T_red - rise) ([P4] Eq. 6); NaN when F = I (the controllers use T_red - max rise).
+/// min_i (T_red - rise_i) / s_i ([P4] Eq. 8; Eq. 6's min F^-1 (T_red - D P) for a diagonal F);
+/// NaN when F = I (the controllers use T_red - max rise).
 double supply_bound_c(const HeatDistributionBuild& heat, const Eigen::VectorXd& rise_k, double redline_c);
 
 /// Inlet rises over the supply (per zone), the largest, and the heat the CRACs remove, for zone
