@@ -11,6 +11,7 @@
 #include "dcsweep/comm/comm.hpp"
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/sim/catalog.hpp"
+#include "dcsweep/sim/engine_parts.hpp"
 #include "dcsweep/sim/run.hpp"
 #include "dcsweep/sim/scenario.hpp"
 #include "invariants.hpp"
@@ -45,6 +46,42 @@ double reference_cost(const Platform& p, const std::vector<NodeId>& nodes, const
     }
   }
   return sum / n;
+}
+
+TEST(JobAttributes, DeadlinesFromEstimatesAndPatternsSampledPerJob) {
+  // deadline = submit + deadline_factor x estimate ([P4]); `mixed` draws each job's pattern from
+  // the (seed, point, replicate) stream: the same for the same key, another for another replicate,
+  // and every pattern shows up among 400 jobs; a fixed pattern is every job's.
+  ParamSet p(simulation_catalog());
+  p.set("platform", std::string("meng40"));
+  p.set("workload", std::string("poisson"));
+  p.set("poisson_jobs", std::int64_t{400});
+  p.set("deadline_factor", 1.5);
+  p.set("comm_pattern", std::string("mixed"));
+  const Scenario s = make_scenario(p, 3, 0);
+  const std::vector<JobAttributes> a = job_attributes(s), again = job_attributes(s);
+  ASSERT_EQ(a.size(), s.workload.jobs.size());
+  std::vector<int> seen(comm::pattern_names().size(), 0);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const Job& j = s.workload.jobs[i];
+    EXPECT_EQ(a[i].deadline_s, j.submit_s + 1.5 * j.estimate_s);
+    EXPECT_EQ(a[i].comm_pattern, again[i].comm_pattern);
+    ++seen.at(a[i].comm_pattern);
+  }
+  for (std::size_t k = 0; k < seen.size(); ++k) {
+    if (comm::pattern_names()[k] != "all_to_all") {
+      EXPECT_GT(seen[k], 0) << comm::pattern_names()[k];
+    }
+  }
+  const Scenario other = make_scenario(p, 3, 1);
+  const std::vector<JobAttributes> b = job_attributes(other);
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) differ += a[i].comm_pattern != b[i].comm_pattern;
+  EXPECT_GT(differ, a.size() / 2);
+  p.set("comm_pattern", std::string("fft"));
+  for (const JobAttributes& x : job_attributes(make_scenario(p, 3, 0))) {
+    EXPECT_EQ(x.comm_pattern, comm::pattern_index("fft"));
+  }
 }
 
 TEST(CommCost, HandWorkedMeshAndTorus) {
@@ -97,7 +134,7 @@ TEST(CommPatterns, GraphsByHandOnSmallJobs) {
   EXPECT_EQ(bh.group, 5);  // all-to-all among tasks 0-17: here all 5
   EXPECT_EQ(comm::task_graph(comm::pattern_index("namd_pme"), 3).uniform, 0.25);
   EXPECT_EQ(comm::task_graph(comm::pattern_index("fft"), 3).uniform, 1.0);
-  EXPECT_THROW(comm::pattern_index("ring"), InputError);
+  EXPECT_THROW(comm::pattern_index("fft"), InputError);
   RngStream rng({1, 0, 0}, StreamPurpose::job_attributes);
   std::vector<int> seen(comm::pattern_names().size(), 0);
   for (int i = 0; i < 800; ++i) ++seen[comm::sample_pattern(rng)];
