@@ -5,14 +5,25 @@
 #include <functional>
 #include <string>
 
+#include <unistd.h>
+
 #include "dcsweep/core/error.hpp"
 
 namespace dcsweep::test {
 
+/// A file in this test process's own folder, removed when the process ends: CTest runs the cases
+/// as parallel processes, so shared names (engine.h5 in two tests at once) would race.
 inline std::filesystem::path temp_path(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / "dcsweep-tests";
-  std::filesystem::create_directories(dir);
-  return dir / name;
+  struct Folder {
+    std::filesystem::path path;
+    ~Folder() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  };
+  static const Folder folder{std::filesystem::temp_directory_path() / ("dcsweep-tests-" + std::to_string(::getpid()))};
+  std::filesystem::create_directories(folder.path);
+  return folder.path / name;
 }
 
 inline std::string write_file(const std::string& name, const std::string& text) {
