@@ -142,11 +142,43 @@ void empty_room_exact() {
   }
 }
 
+const std::map<std::string, ParamValue> kRoom1000{
+    {"platform", std::string("room")}, {"room_rows", std::int64_t{10}}, {"room_racks_per_row", std::int64_t{10}},
+    {"room_nodes_per_rack", std::int64_t{10}}, {"bqp_exact_max_nodes", std::int64_t{0}}};
+
+/// Larger jobs on the 1,000-node room, empty and with a seeded random half busy: one decision each.
+void room_large_jobs() {
+  const Scenario s = scenario(kRoom1000, 0);
+  auto physics = make_datacenter_model(s);
+  Machine half(s.platform.node_count);
+  RngStream rng({42, 0, 0}, StreamPurpose::allocator);
+  std::vector<NodeId> busy;
+  for (NodeId n = 0; n < s.platform.node_count; ++n) {
+    if (rng.uniform01() < 0.5) busy.push_back(n);
+  }
+  half.occupy(busy);
+  const Machine empty(s.platform.node_count);
+  std::printf("one heuristic decision on the 1,000-node room (empty / half busy), ms:");
+  for (const std::int32_t n : {16, 64, 256, 400}) {
+    const auto allocator = allocator_registry().at("bqp").make(BuildContext{s.params, s.key}, s.platform);
+    const Job job{0, 0, 1, 1, n};
+    const JobConfig config;
+    const JobAttributes attributes;
+    std::printf("  n=%d", n);
+    for (const Machine* m : {&empty, static_cast<const Machine*>(&half)}) {
+      std::vector<NodeId> out;
+      const auto t0 = Clock::now();
+      allocator->allocate(AllocationRequest{job, n, config, attributes, *m, *physics, 0}, out);
+      std::printf("%s%.1f", m == &empty ? " " : "/", 1e3 * bench::seconds_since(t0));
+    }
+  }
+  std::printf("\n");
+}
+
 void room_timing(double rate_per_h) {
-  const std::map<std::string, ParamValue> values{
-      {"platform", std::string("room")}, {"room_rows", std::int64_t{10}}, {"room_racks_per_row", std::int64_t{10}},
-      {"room_nodes_per_rack", std::int64_t{10}}, {"bqp_exact_max_nodes", std::int64_t{0}},
-      {"poisson_rate_per_h", rate_per_h}, {"poisson_jobs", std::int64_t{400}}};
+  std::map<std::string, ParamValue> values = kRoom1000;
+  values["poisson_rate_per_h"] = rate_per_h;
+  values["poisson_jobs"] = std::int64_t{400};
   std::vector<double> times;
   const Scenario s = scenario(values, 0);
   Timer timer(s, times);
@@ -170,5 +202,6 @@ int main(int argc, char** argv) {
   dcsweep::gap_report(queues);
   dcsweep::empty_room_exact();
   dcsweep::room_timing(rate);
+  dcsweep::room_large_jobs();
   return 0;
 }

@@ -5,7 +5,9 @@
 //   above, the candidates with the least linear cost (the coolest) and as many spread evenly
 //   in id order (ids run rack by rack, so they spread over the room and the network).
 // - The kPolished best distinct greedy results are improved by best-improvement swaps (one
-//   chosen node out, one other candidate in) until no swap lowers the cost.
+//   chosen node out, one other candidate in) until no swap lowers the cost, or each has used
+//   its share of kPolishBudget swap evaluations (large jobs on large rooms: a pass costs
+//   n x candidates).
 // Ties go to the lower candidate index, so a decision depends only on its problem.
 #include <algorithm>
 #include <cmath>
@@ -18,6 +20,7 @@ namespace {
 
 constexpr double kGreedyBudget = 4e6;
 constexpr std::size_t kPolished = 8;
+constexpr double kPolishBudget = 1.6e7;
 
 struct Choice {
   double cost;
@@ -51,7 +54,8 @@ class Heuristic {
   void polish(Choice& c) {
     reset(c.nodes);
     const double tolerance = 1e-12 * (std::abs(c.cost) + 1);
-    for (std::int64_t pass = 0; pass < 100 + 10 * std::int64_t(p_.pick); ++pass) {
+    const double per_pass = double(p_.pick) * double(size_ - p_.pick);
+    for (double spent = 0; spent + per_pass <= std::max(kPolishBudget / kPolished, per_pass); spent += per_pass) {
       double best_delta = -tolerance;
       std::size_t out = 0;
       std::int32_t in = -1;
