@@ -3,7 +3,8 @@
 //    Poisson 20 jobs/h, 40 jobs of 1-16 nodes and 1-20 min, 10 queues) for each weighting
 //    (performance-aware alpha = 1 beta = 0, joint 0.5/0.5, cooling-aware 0/1): at every decision
 //    the heuristic and the exact solve of the same problem; the run continues on the exact choice.
-//    Prints the heuristic's gap (cost - exact) / exact, mean and max, and the solve times.
+//    Prints the heuristic's gap (cost - exact) / exact, mean and max, and the solve times; the
+//    same on a generated 60-node room (the exact solve is still fast there).
 // 2. The heuristic alone (bqp_exact_max_nodes = 0) on a generated 1,000-node room (10 x 10 x 10),
 //    Poisson load of about half the room: median time of the whole allocate() call.
 //   bench_bqp [--queues Q] [--rate-1000 R]
@@ -93,14 +94,18 @@ double mean(const std::vector<double>& v) {
 
 double max_of(const std::vector<double>& v) { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); }
 
-void gap_report(int queues) {
-  std::printf("[P0] section 5.3 on meng40: %d queues of 40 Poisson jobs (20/h, 1-16 nodes, 1-20 min)\n", queues);
+/// `room`: the platform's parameters (meng40, or a generated room with a proportionally higher rate).
+void gap_report(int queues, const std::map<std::string, ParamValue>& room, const char* title) {
+  std::printf("%s: %d queues of 40 Poisson jobs (1-16 nodes, 1-20 min)\n", title, queues);
   Stats all;
   for (const auto& [name, alpha, beta] : {std::tuple{"performance-aware", 1.0, 0.0}, std::tuple{"joint", 0.5, 0.5},
                                           std::tuple{"cooling-aware", 0.0, 1.0}}) {
     Stats stats;
     for (int q = 0; q < queues; ++q) {
-      const Scenario s = scenario({{"platform", std::string("meng40")}, {"alpha", alpha}, {"beta", beta}}, std::uint64_t(q));
+      std::map<std::string, ParamValue> values = room;
+      values["alpha"] = alpha;
+      values["beta"] = beta;
+      const Scenario s = scenario(values, std::uint64_t(q));
       GapRecorder recorder(s, stats);
       run(s, recorder);
     }
@@ -199,7 +204,13 @@ int main(int argc, char** argv) {
     if (arg == "--queues") queues = std::stoi(argv[i + 1]);
     if (arg == "--rate-1000") rate = std::stod(argv[i + 1]);
   }
-  dcsweep::gap_report(queues);
+  using dcsweep::ParamValue;
+  dcsweep::gap_report(queues, {{"platform", std::string("meng40")}}, "[P0] section 5.3 on meng40 (20 jobs/h)");
+  dcsweep::gap_report(queues,
+                      {{"platform", std::string("room")}, {"room_rows", std::int64_t{2}},
+                       {"room_racks_per_row", std::int64_t{5}}, {"room_nodes_per_rack", std::int64_t{6}},
+                       {"poisson_rate_per_h", 30.0}, {"bqp_exact_max_nodes", std::int64_t{60}}},
+                      "the same on a generated 2 x 5 x 6 room (60 nodes, 30 jobs/h)");
   dcsweep::empty_room_exact();
   dcsweep::room_timing(rate);
   dcsweep::room_large_jobs();
