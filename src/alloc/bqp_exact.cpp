@@ -94,6 +94,7 @@ class BranchAndBound {
   }
 
   void close_all(double cost, std::int32_t undecided);
+  double bound(double cost, std::int32_t m, std::int32_t& pick, double& pick_g);
   void search(double cost, std::int32_t undecided);
 
   const BqpProblem& p_;
@@ -125,30 +126,34 @@ void BranchAndBound::close_all(double cost, std::int32_t undecided) {
   record(cost + w_ * double(pairs), rest);
 }
 
-void BranchAndBound::search(double cost, std::int32_t undecided) {
-  const std::int32_t m = remaining();
-  if (m == 0) return record(cost, {});
-  if (undecided < m) return;
-  if (undecided == m) return close_all(cost, undecided);
+/// The least g over the undecided candidates into `pick` (ties: the lower index), and the lower
+/// bound cost + the m least g.
+double BranchAndBound::bound(double cost, std::int32_t m, std::int32_t& pick, double& pick_g) {
   std::vector<double>& g = g_scratch_;  // shared by every depth: used only before branching
   g.clear();
-  std::int32_t pick = -1;
-  double pick_g = std::numeric_limits<double>::infinity();
+  pick = -1;
+  pick_g = std::numeric_limits<double>::infinity();
   for (std::int32_t a = 0; a < size_; ++a) {
     if (state_[std::size_t(a)] != kUndecided) continue;
     const double ga = p_.linear[std::size_t(a)] + w_ * (double(attach_[std::size_t(a)]) + 0.5 * low_sum(a, m - 1));
     if (ga < pick_g) pick_g = ga, pick = a;
     g.push_back(ga);
   }
-  if (m == 1) {
-    const double single = cost + pick_g;
-    if (best_.empty() || beats(single)) record(single, std::span<const std::int32_t>(&pick, 1));
-    return;
-  }
   std::nth_element(g.begin(), g.begin() + (m - 1), g.end());
-  double bound = cost;
-  for (std::int32_t i = 0; i < m; ++i) bound += g[std::size_t(i)];
-  if (!best_.empty() && !beats(bound)) return;
+  for (std::int32_t i = 0; i < m; ++i) cost += g[std::size_t(i)];
+  return cost;
+}
+
+void BranchAndBound::search(double cost, std::int32_t undecided) {
+  const std::int32_t m = remaining();
+  if (m == 0) return record(cost, {});
+  if (undecided < m) return;
+  if (undecided == m) return close_all(cost, undecided);
+  std::int32_t pick;
+  double pick_g;
+  const double lower = bound(cost, m, pick, pick_g);
+  if (m == 1) return record(cost + pick_g, std::span<const std::int32_t>(&pick, 1));  // exact: no pairs left
+  if (!best_.empty() && !beats(lower)) return;
   // Branch: `pick` chosen, then excluded (its removal from R is the same in both branches).
   state_[std::size_t(pick)] = kChosen;
   leave_undecided(pick, -1);
