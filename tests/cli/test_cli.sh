@@ -44,6 +44,18 @@ printf '; MaxNodes: 8\n1 0 0 10 2 -1 -1 2 10 -1 1 1 1 1 1 1 -1 -1\n' >"$tmp/one.
 expect_error 2 "dcsweep: error: allocator 'mc1x1' needs a platform with a network (mesh or torus); platform 'trace' has none" \
   simulate --trace "$tmp/one.swf" --allocator mc1x1
 expect_error 2 "dcsweep: error: task_mapping 'rcb' needs a platform with a network" simulate --trace "$tmp/one.swf" --task-mapping rcb
+expect_error 2 "dcsweep: error: parameter 'alpha': -1 is out of range" \
+  simulate --platform meng40 --workload poisson --allocator bqp --alpha -1
+expect_error 2 "dcsweep: error: parameter 'beta': -0.5 is out of range" \
+  simulate --platform meng40 --workload poisson --allocator bqp --beta -0.5
+expect_error 2 "dcsweep: error: parameter 'alpha': alpha and beta are both 0" \
+  simulate --platform meng40 --workload poisson --allocator bqp --alpha 0 --beta 0
+expect_error 2 "dcsweep: error: parameter 'alpha': allocator 'bqp' with alpha = 0.5 needs a platform with a network" \
+  simulate --trace "$tmp/one.swf" --allocator bqp
+expect_error 2 "dcsweep: error: parameter 'beta': allocator 'bqp' with beta = 0.5 needs a platform with a room" \
+  simulate --trace "$tmp/one.swf" --allocator bqp --alpha 0
+expect_error 2 "dcsweep: error: parameter 'beta': allocator 'bqp' with beta > 0 needs the room's heat-distribution matrix D" \
+  simulate --platform meng40 --workload poisson --allocator bqp --thermal-model crac_node
 expect_error 2 "dcsweep: error: parameter 'comm_pattern': unknown value 'ring'" simulate --trace "$tmp/one.swf" --comm-pattern ring
 printf '[sweep]\nseed = 1\n[axes]\ngamma = []\n' >"$tmp/empty.toml"
 expect_error 2 "dcsweep: error: $tmp/empty.toml:4: [axes] gamma: empty axis" validate "$tmp/empty.toml"

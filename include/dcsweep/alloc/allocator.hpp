@@ -62,5 +62,6 @@ AllocatorRegistry::Entry random_allocator_entry();
 AllocatorRegistry::Entry mc1x1_allocator_entry();  // these three: alloc/nearest.hpp
 AllocatorRegistry::Entry mm_allocator_entry();
 AllocatorRegistry::Entry genalg_allocator_entry();
+AllocatorRegistry::Entry bqp_allocator_entry();  // alloc/bqp.hpp
 
 }  // namespace dcsweep

@@ -1,0 +1,324 @@
+// The bqp allocator ([P0] Eq. 8-11): the exact solve against brute force (every subset) on random
+// problems and on every decision of simulated runs, the heuristic against the exact solve, the
+// laws of the weights, the automatic scales recomputed independently, and the bad inputs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "dcsweep/alloc/bqp.hpp"
+#include "dcsweep/sim/catalog.hpp"
+#include "dcsweep/sim/datacenter.hpp"
+#include "dcsweep/sim/scenario.hpp"
+#include "dcsweep/thermal/inlet_model.hpp"
+#include "test_helpers.hpp"
+
+namespace dcsweep {
+namespace {
+
+using Choice = std::vector<std::int32_t>;
+
+/// Every subset of `pick` candidates, the least cost (the first in lexicographic order on ties).
+Choice brute_force(const BqpProblem& p) {
+  Choice current, best;
+  double best_cost = INFINITY;
+  auto visit = [&](auto&& self, std::int32_t next) -> void {
+    if (std::int32_t(current.size()) == p.pick) {
+      const double c = p.cost(current);
+      if (c < best_cost) best_cost = c, best = current;
+      return;
+    }
+    for (std::int32_t a = next; a <= p.size() - (p.pick - std::int32_t(current.size())); ++a) {
+      current.push_back(a);
+      self(self, a + 1);
+      current.pop_back();
+    }
+  };
+  visit(visit, 0);
+  return best;
+}
+
+double tolerance(double cost) { return 1e-9 * (std::abs(cost) + 1e-12); }
+
+/// `size` distinct random positions of a dims mesh (torus if `torus`), random cooling costs
+/// c >= 0, weights a (per pair, as 2 alpha'/n) and b (per unit of c).
+BqpProblem random_problem(RngStream& rng, std::array<std::int32_t, 3> dims, std::int32_t size, std::int32_t pick,
+                          double a, double b, bool torus = false) {
+  std::vector<std::int32_t> cells(std::size_t(dims[0] * dims[1] * dims[2]));
+  for (std::size_t i = 0; i < cells.size(); ++i) cells[i] = std::int32_t(i);
+  for (std::size_t i = 0; i < std::size_t(size); ++i) std::swap(cells[i], cells[std::size_t(rng.integer(std::int64_t(i), std::int64_t(cells.size() - 1)))]);
+  BqpProblem p;
+  p.pick = pick;
+  p.pair_weight = a;
+  if (torus) p.wrap = dims;
+  for (std::int32_t k = 0; k < size; ++k) {
+    const std::int32_t c = cells[std::size_t(k)];
+    p.coordinate.push_back({c / (dims[1] * dims[2]), (c / dims[2]) % dims[1], c % dims[2]});
+    p.linear.push_back(b * rng.uniform(0.2, 3.0));
+  }
+  return p;
+}
+
+TEST(BqpExact, EqualsBruteForceOnRandomProblems) {
+  RngStream rng({7, 0, 0}, StreamPurpose::allocator);
+  const std::array<std::array<double, 2>, 5> weights{{{1, 0}, {0, 1}, {0.5, 0.5}, {0.1, 2}, {2, 0.05}}};
+  int cases = 0;
+  for (const auto& [a, b] : weights) {
+    for (std::int32_t size : {1, 5, 9, 13}) {
+      for (std::int32_t pick = 1; pick <= size; pick += 2) {
+        const BqpProblem p = random_problem(rng, {2, 3, 4}, size, pick, a, b, size == 9);
+        const Choice exact = bqp_solve_exact(p), brute = brute_force(p);
+        ASSERT_EQ(std::int32_t(exact.size()), pick);
+        EXPECT_NEAR(p.cost(exact), p.cost(brute), tolerance(p.cost(brute))) << a << " " << b << " " << size << " " << pick;
+        ++cases;
+      }
+    }
+  }
+  EXPECT_EQ(cases, 5 * (1 + 3 + 5 + 7));
+}
+
+TEST(BqpExact, StartingFromAnIncumbentChangesNothing) {
+  RngStream rng({8, 0, 0}, StreamPurpose::allocator);
+  for (int i = 0; i < 20; ++i) {
+    const BqpProblem p = random_problem(rng, {2, 5, 4}, 14, 6, 0.3, 1.0);
+    const Choice start = bqp_solve_heuristic(p);
+    EXPECT_NEAR(p.cost(bqp_solve_exact(p, start)), p.cost(brute_force(p)), tolerance(p.cost(start)));
+  }
+}
+
+TEST(BqpExact, PureWeightsByHand) {
+  // A line of 6 (z = 0..5), cooling costs 5 4 3 2 1 9. Cooling only (pair weight 0): the two
+  // coolest, candidates 4 and 3. Communication only: any two neighbours, cost 1 hop.
+  BqpProblem p;
+  p.pick = 2;
+  for (std::int32_t z = 0; z < 6; ++z) p.coordinate.push_back({0, 0, z});
+  p.linear = {5, 4, 3, 2, 1, 9};
+  EXPECT_EQ(bqp_solve_exact(p), (Choice{3, 4}));
+  p.linear.assign(6, 0.0);
+  p.pair_weight = 1;
+  EXPECT_DOUBLE_EQ(p.cost(bqp_solve_exact(p)), 1.0);
+  // Both: 1 x hops + cost. {3,4}: 1 + 3 = 4; {4,5} 1 + 10; {2,4}: 2 + 4 = 6.
+  p.linear = {5, 4, 3, 2, 1, 9};
+  EXPECT_EQ(bqp_solve_exact(p), (Choice{3, 4}));
+  EXPECT_DOUBLE_EQ(p.cost(Choice{3, 4}), 4.0);
+}
+
+TEST(BqpHeuristic, NeverBeatsExactAndItsGapIsSmall) {
+  RngStream rng({9, 0, 0}, StreamPurpose::allocator);
+  double gap_sum = 0, gap_max = 0;
+  int count = 0;
+  for (int i = 0; i < 60; ++i) {
+    const auto size = static_cast<std::int32_t>(rng.integer(8, 30));
+    const auto pick = static_cast<std::int32_t>(rng.integer(1, std::min<std::int64_t>(10, size)));
+    const double b = rng.uniform(0, 3);
+    const BqpProblem p = random_problem(rng, {2, 5, 4}, size, pick, 1.0 / pick, b);
+    const Choice h = bqp_solve_heuristic(p);
+    ASSERT_EQ(std::set<std::int32_t>(h.begin(), h.end()).size(), std::size_t(pick));
+    const double exact = p.cost(bqp_solve_exact(p)), heuristic = p.cost(h);
+    EXPECT_GE(heuristic, exact - tolerance(exact));
+    const double gap = exact > 0 ? (heuristic - exact) / exact : 0;
+    gap_sum += gap, gap_max = std::max(gap_max, gap), ++count;
+  }
+  RecordProperty("mean_gap", std::to_string(gap_sum / count));
+  RecordProperty("max_gap", std::to_string(gap_max));
+  std::printf("heuristic gap over %d random problems: mean %.4f%%, max %.4f%%\n", count, 100 * gap_sum / count,
+              100 * gap_max);
+  EXPECT_LE(gap_sum / count, 0.01);
+  EXPECT_LE(gap_max, 0.05);
+}
+
+TEST(BqpLaw, MoreBetaNeverRaisesTheCoolingTermMoreAlphaNeverRaisesTheCommTerm) {
+  // Exchange argument: x1 optimal for b1, x2 for b2 > b1 give (b2 - b1)(cool2 - cool1) <= 0.
+  RngStream rng({10, 0, 0}, StreamPurpose::allocator);
+  for (int i = 0; i < 12; ++i) {
+    const BqpProblem base = random_problem(rng, {2, 5, 4}, 16, 5, 1, 1);
+    double last_cool = INFINITY, last_comm = INFINITY;
+    for (const double w : {0.0, 0.02, 0.1, 0.3, 1.0, 3.0, 10.0, 100.0}) {
+      BqpProblem more_beta = base;  // pair weight 1, cooling x w
+      for (double& l : more_beta.linear) l *= w;
+      const Choice c = bqp_solve_exact(more_beta);
+      double cool = 0;
+      for (const std::int32_t a : c) cool += base.linear[std::size_t(a)];
+      EXPECT_LE(cool, last_cool + 1e-9) << i << " beta " << w;
+      last_cool = cool;
+      BqpProblem more_alpha = base;  // cooling x 1, pairs x w
+      more_alpha.pair_weight = w;
+      const auto comm = double(base.pair_hops(bqp_solve_exact(more_alpha)));
+      EXPECT_LE(comm, last_comm) << i << " alpha " << w;
+      last_comm = comm;
+    }
+  }
+}
+
+// ---- the allocator in simulated runs -----------------------------------------------------------
+
+Scenario room_run(const std::map<std::string, ParamValue>& values, double shift_s = 0) {
+  ParamSet p(simulation_catalog());
+  p.set("workload", std::string("poisson"));
+  p.set("allocator", std::string("bqp"));
+  for (const auto& [name, value] : values) p.set(name, value);
+  Scenario s = make_scenario(p);
+  for (Job& job : s.workload.jobs) job.submit_s += shift_s;
+  return s;
+}
+
+/// Runs the scenario's bqp on every decision of the run and checks each against brute force
+/// over the problem the allocator solves: equal when it solves exactly, never below otherwise
+/// (and the invariants: n distinct free nodes).
+class CheckedBqp final : public Allocator {
+ public:
+  explicit CheckedBqp(const Scenario& s)
+      : exact_(s.params.integer("bqp_exact_max_nodes") >= s.platform.node_count),
+        real_(allocator_registry().at("bqp").make(BuildContext{s.params, s.key}, s.platform)),
+        model_(s.platform, bqp_settings(s.params)) {}
+
+  bool allocate(const AllocationRequest& r, std::vector<NodeId>& out) override {
+    std::vector<NodeId> candidates;
+    const BqpProblem p = model_.problem(r, candidates);
+    EXPECT_TRUE(real_->allocate(r, out));
+    EXPECT_EQ(std::int32_t(out.size()), r.nodes);
+    EXPECT_EQ(std::set<NodeId>(out.begin(), out.end()).size(), out.size());
+    Choice chosen;
+    for (const NodeId n : out) {
+      EXPECT_TRUE(r.machine.is_free(n)) << n;
+      chosen.push_back(std::int32_t(std::lower_bound(candidates.begin(), candidates.end(), n) - candidates.begin()));
+    }
+    const double best = p.cost(brute_force(p));
+    if (exact_) {
+      EXPECT_NEAR(p.cost(chosen), best, tolerance(best)) << "decision " << decisions << " at " << r.now_s;
+    }
+    EXPECT_GE(p.cost(chosen), best - tolerance(best)) << "decision " << decisions;
+    busy_seen = std::max(busy_seen, r.machine.node_count() - r.machine.free_count());
+    ++decisions;
+    return true;
+  }
+
+  int decisions = 0;
+  std::int32_t busy_seen = 0;
+
+ private:
+  bool exact_;
+  std::unique_ptr<Allocator> real_;
+  BqpModel model_;
+};
+
+int check_every_decision(const Scenario& s) {
+  auto physics = make_datacenter_model(s);
+  CheckedBqp alloc(s);
+  SimObserver* observers[] = {physics.get()};
+  SimulationOptions options{observers, physics.get()};
+  options.allocator = &alloc;
+  simulate(s, options);
+  EXPECT_GT(alloc.busy_seen, 0);  // decisions were taken on partly busy rooms
+  return alloc.decisions;
+}
+
+TEST(BqpAllocator, ExactEqualsBruteForceOnEveryDecisionOfMeng40Runs) {
+  for (const auto& [alpha, beta] : std::vector<std::pair<double, double>>{{1, 0}, {0, 1}, {0.5, 0.5}}) {
+    const Scenario s = room_run({{"platform", std::string("meng40")}, {"poisson_max_nodes", std::int64_t{4}},
+                                 {"poisson_rate_per_h", 120.0}, {"poisson_jobs", std::int64_t{30}},
+                                 {"alpha", alpha}, {"beta", beta}});
+    EXPECT_EQ(check_every_decision(s), 30) << alpha << " " << beta;
+  }
+}
+
+TEST(BqpAllocator, ExactEqualsBruteForceOnASmallerRoomStartingLate) {
+  // 2 rows x 2 racks x 4 = 16 nodes, jobs of 1-9 nodes from t = 5000 s; the thermostat's clock
+  // starts at the first event; heuristic-sized free sets are exact here too (16 <= 40).
+  for (const auto& [alpha, beta] : std::vector<std::pair<double, double>>{{1, 0}, {0, 1}, {0.3, 0.9}}) {
+    const Scenario s = room_run({{"platform", std::string("room")}, {"room_rows", std::int64_t{2}},
+                                 {"room_racks_per_row", std::int64_t{2}}, {"room_nodes_per_rack", std::int64_t{4}},
+                                 {"poisson_max_nodes", std::int64_t{9}}, {"poisson_rate_per_h", 90.0},
+                                 {"poisson_jobs", std::int64_t{25}}, {"alpha", alpha}, {"beta", beta},
+                                 {"cooling", std::string("thermostat")}},
+                                5000);
+    EXPECT_EQ(check_every_decision(s), 25) << alpha << " " << beta;
+  }
+}
+
+TEST(BqpAllocator, HeuristicAloneKeepsTheInvariants) {
+  const Scenario s = room_run({{"platform", std::string("meng40")}, {"poisson_max_nodes", std::int64_t{4}},
+                               {"poisson_rate_per_h", 120.0}, {"bqp_exact_max_nodes", std::int64_t{0}}});
+  EXPECT_EQ(check_every_decision(s), 40);
+}
+
+TEST(BqpAllocator, IsDeterministic) {
+  const Scenario s = room_run({{"platform", std::string("meng40")}, {"poisson_rate_per_h", 60.0}});
+  auto nodes_of_run = [&] {
+    auto physics = make_datacenter_model(s);
+    SimObserver* observers[] = {physics.get()};
+    SimulationOptions options{observers, physics.get()};
+    options.keep_nodes = true;
+    return simulate(s, options).nodes;
+  };
+  EXPECT_EQ(nodes_of_run(), nodes_of_run());
+}
+
+// ---- the automatic scales ----------------------------------------------------------------------
+
+TEST(BqpScales, AutomaticCommScaleIsOneOverTheMeanHopDistance) {
+  ParamSet params(simulation_catalog());
+  for (const char* name : {"meng40", "intrepid"}) {
+    const auto p = platform_registry().at(name).make(BuildContext{params, {}}, TraceHint{});
+    if (p->node_count > 100) {  // intrepid's torus 40 x 32 x 32: mean wrapped distance per axis L/4
+      EXPECT_NEAR(mean_pair_hops(*p), (10.0 + 8 + 8) * double(p->node_count) / (p->node_count - 1), 1e-9);
+      continue;
+    }
+    double sum = 0;
+    for (std::int32_t a = 0; a < p->node_count; ++a) {
+      for (std::int32_t b = a + 1; b < p->node_count; ++b) sum += p->hops(a, b);
+    }
+    EXPECT_NEAR(mean_pair_hops(*p), sum / (p->node_count * (p->node_count - 1) / 2.0), 1e-12) << name;
+  }
+}
+
+TEST(BqpScales, AutomaticCoolScaleMakesRandomNodesOnAHalfBusyRoomCostN) {
+  // meng40, meng_p0: active power 0.7 x 3000 + 0.3 x 2300 - 1000 = 1790 W on every node, so
+  // cool_weight = beta x N / (2 x 1790 x mean colsum(D)), from the matrix itself.
+  const Scenario s = room_run({{"platform", std::string("meng40")}, {"beta", 1.0}});
+  auto physics = make_datacenter_model(s);
+  const Matrix d = physics->heat_distribution()->matrix();
+  BqpModel model(s.platform, bqp_settings(s.params));
+  EXPECT_NEAR(model.cool_weight(*physics), 40 / (2 * 1790 * d.colwise().sum().mean()), 1e-9);
+  EXPECT_NEAR(model.cooling_cost(*physics, 7, JobConfig{}), 1790 * d.col(7).sum(), 1e-12);
+}
+
+// ---- bad input ---------------------------------------------------------------------------------
+
+std::string build_error(const std::map<std::string, ParamValue>& values) {
+  return test::input_error([&] {
+    ParamSet p(simulation_catalog());
+    for (const auto& [name, value] : values) p.set(name, value);
+    const Scenario s = make_scenario(p);
+    allocator_registry().at("bqp").make(BuildContext{s.params, s.key}, s.platform);
+  });
+}
+
+TEST(BqpErrors, BadWeightsAndMissingInputsNameTheParameter) {
+  const ParamValue meng40 = std::string("meng40"), poisson = std::string("poisson");
+  EXPECT_EQ(test::input_error([] { ParamSet(simulation_catalog()).set("alpha", -1.0); }).rfind("parameter 'alpha': -1 is out of range", 0), 0u);
+  EXPECT_EQ(test::input_error([] { ParamSet(simulation_catalog()).set("beta", -0.5); }).rfind("parameter 'beta': -0.5 is out of range", 0), 0u);
+  EXPECT_EQ(build_error({{"platform", meng40}, {"workload", poisson}, {"alpha", 0.0}, {"beta", 0.0}}).rfind(
+                "parameter 'alpha': alpha and beta are both 0", 0), 0u);
+  // A room without a network; a machine without a room.
+  const std::string no_network = build_error({{"platform", std::string("asu50")}, {"workload", poisson}});
+  EXPECT_EQ(no_network.rfind("parameter 'alpha': allocator 'bqp' with alpha = 0.5 needs a platform with a network", 0), 0u) << no_network;
+  EXPECT_EQ(build_error({{"platform", std::string("asu50")}, {"workload", poisson}, {"alpha", 0.0}}), "");
+  Platform mesh;  // a network, no room
+  mesh.name = "mesh";
+  mesh.node_count = 8;
+  mesh.network = NetworkKind::mesh;
+  mesh.network_dims = {2, 2, 2};
+  const std::string no_room = test::input_error([&] {
+    allocator_registry().at("bqp").make(BuildContext{ParamSet(simulation_catalog()), {}}, mesh);
+  });
+  EXPECT_EQ(no_room.rfind("parameter 'beta': allocator 'bqp' with beta = 0.5 needs a platform with a room", 0), 0u) << no_room;
+  const std::string crac = build_error({{"platform", meng40}, {"workload", poisson}, {"thermal_model", std::string("crac_node")}});
+  EXPECT_NE(crac.find("thermal_model is 'crac_node'"), std::string::npos) << crac;
+  EXPECT_EQ(build_error({{"platform", meng40}, {"workload", poisson}, {"beta", 0.0}, {"node_power", std::string("none")}}), "");
+}
+
+}  // namespace
+}  // namespace dcsweep
