@@ -99,9 +99,11 @@ using Sparse = Eigen::SparseMatrix<double>;
 /// The pattern of A_node with the layout's preference between node outlets (rows) and node inlets
 /// (the first N columns): the recirculation generator's distance, aisle and noise weights, an
 /// inlet's weights below 1e-4 of its largest dropped; every node outlet reaches every CRAC inlet
-/// (the last C columns, values set later). Built column by column, in order (no sort).
+/// (the last C columns, values set later). `mixing` > 0 adds mixing x the largest weight between
+/// every pair of zones (dense: the fallback for layouts whose weights vanish between parts of the
+/// room). Built column by column, in order (no sort).
 Sparse layout_preference(const ThermalZones& zones, Eigen::Index cracs, const RecirculationGenerator& g,
-                         RngStream& rng) {
+                         RngStream& rng, double mixing) {
   const auto n = Eigen::Index(zones.size());
   std::vector<double> w(zones.size());
   Sparse p(n, n + cracs);
@@ -113,7 +115,7 @@ Sparse layout_preference(const ThermalZones& zones, Eigen::Index cracs, const Re
     }
     const double top = y < n ? *std::max_element(w.begin(), w.end()) : 0.0;
     for (std::size_t j = 0; j < w.size(); ++j) {
-      if (y >= n || w[j] >= 1e-4 * top) p.insertBack(Eigen::Index(j), y) = y < n ? w[j] : 0.0;
+      if (y >= n || mixing > 0 || w[j] >= 1e-4 * top) p.insertBack(Eigen::Index(j), y) = y < n ? w[j] + mixing * top : 0.0;
     }
   }
   p.finalize();
@@ -141,7 +143,7 @@ void sinkhorn(const Sparse& f, const Eigen::VectorXd& rows, const Eigen::VectorX
       for (Sparse::InnerIterator it(f, y); it; ++it) row_sum(it.row()) += it.value() * s.b(y);
     }
     s.residual = (s.a.cwiseProduct(row_sum) - rows).cwiseQuotient(scale).cwiseAbs().maxCoeff();
-    if (s.residual <= tolerance) return;
+    if (s.residual <= tolerance || std::isnan(s.residual)) return;  // NaN: an inlet nothing can reach
     s.a = rows.cwiseQuotient(row_sum);
   }
 }
@@ -182,8 +184,8 @@ void balance_cabinets(const Sparse& f, const std::vector<Eigen::Index>& cabinet,
 
 /// Scales f in place to f[x][y] = a_x f[x][y] b_y with column sums `cols` (exact) and row sums
 /// `rows` (within 1e-12 of `scale`): iterative proportional fitting (Sinkhorn) with a cabinet-level
-/// correction. InputError when the layout cannot carry these flows.
-void fit_flows(const ThermalZones& zones, Sparse& f, const Eigen::VectorXd& rows, const Eigen::VectorXd& cols,
+/// correction. False when the layout's pattern cannot carry these flows (f is then unchanged).
+bool fit_flows(const ThermalZones& zones, Sparse& f, const Eigen::VectorXd& rows, const Eigen::VectorXd& cols,
                const Eigen::VectorXd& scale) {
   std::map<std::pair<std::int32_t, std::int32_t>, Eigen::Index> index;
   std::vector<Eigen::Index> cabinet;
@@ -192,17 +194,15 @@ void fit_flows(const ThermalZones& zones, Sparse& f, const Eigen::VectorXd& rows
   }
   const auto cabinets = Eigen::Index(index.size());
   Scaling s{Eigen::VectorXd::Ones(f.rows()), Eigen::VectorXd::Ones(cols.size()), INFINITY};
-  for (int cycle = 0; cycle < 1000 && !(s.residual <= 1e-12); ++cycle) {
+  for (int cycle = 0; cycle < 1000 && !(s.residual <= 1e-12) && !std::isnan(s.residual); ++cycle) {
     if (cabinets < f.rows()) balance_cabinets(f, cabinet, cabinets, rows, cols, scale, s);
     sinkhorn(f, rows, cols, scale, s, cabinets < f.rows() ? 4 : 100000, 1e-12);
   }
-  if (!(s.residual <= 1e-12)) {
-    throw InputError("the layout cannot carry the recirculated air (air balance off by " + format_number(s.residual) +
-                     " of a zone's flow): raise recirculation_rack_decay or recirculation_far_row");
-  }
+  if (!(s.residual <= 1e-12)) return false;
   for (Eigen::Index y = 0; y < cols.size(); ++y) {
     for (Sparse::InnerIterator it(f, y); it; ++it) it.valueRef() *= s.a(it.row()) * s.b(y);
   }
+  return true;
 }
 
 /// The share of each node inlet's air that comes from the CRACs, and the total CRAC air that
@@ -243,11 +243,21 @@ InfluenceIndices generate_influence(const ThermalZones& zones, const std::vector
   // The other blocks are well mixed: CRAC air reaches the inlets, and the bypass the CRACs, in
   // proportion to the CRACs' flows.
   InfluenceIndices a;
-  a.node = layout_preference(zones, c, g, rng);
+  const RngStream start = rng;  // a refit draws the same noise
+  a.node = layout_preference(zones, c, g, rng, 0.0);
   const Eigen::VectorXd inflow = node_air.cwiseProduct(Eigen::VectorXd::Ones(n) - budget.crac_share);
   const Eigen::VectorXd outflow = node_air * (1 - budget.crac_to_nodes_m3s / node_total);
   const bool recirculates = inflow.sum() > 0;
-  if (recirculates) fit_flows(zones, a.node, outflow, inflow, node_air);
+  // Weights that vanish between parts of the room (a tiny rack decay, no coupling across rows) may
+  // not carry the flows: then every pair of zones also exchanges a well-mixed 1e-3 of the largest
+  // weight, a full pattern on which the fit always exists.
+  if (recirculates && !fit_flows(zones, a.node, outflow, inflow, node_air)) {
+    rng = start;
+    a.node = layout_preference(zones, c, g, rng, 1e-3);
+    if (!fit_flows(zones, a.node, outflow, inflow, node_air)) {
+      throw SimulationError("generated influence indices: the air balance did not converge");  // not expected
+    }
+  }
   for (Eigen::Index y = 0; y < n + c; ++y) {  // flows to shares of the inlet's air
     for (Sparse::InnerIterator it(a.node, y); it; ++it) {
       // Well mixed: node exhaust reaches the CRACs in proportion to their flows.

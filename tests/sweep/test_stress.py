@@ -3,7 +3,8 @@ thousand cheap points hung forever on 2 ranks: rank 0 and a worker each blocked 
 message above the eager limit, waiting for the other to receive).
 
 Grids of 10^2 to 10^5 points, cheap (~50 us each: chunks of thousands of points, messages of
-tens of kilobytes) and of mixed cost (1 to ~2,000 Poisson jobs a point), on 1 (no mpirun), 2, 3
+tens of kilobytes) and of mixed cost (1 to ~2,000 Poisson jobs a point; at 10^5 points, one
+costly point in eight among cheap ones), on 1 (no mpirun), 2, 3
 and 4 ranks (oversubscribed): every run must finish within its time limit, and its file must be
 bit-identical to the 1-process file (except wall_s and rank). Also: the stall warning names the
 ranks when no point finishes for --stall-warning-s."""
@@ -43,13 +44,27 @@ redline_c = {{ start = 20, stop = 30, num = {n} }}
 gamma = [0.5, 1.0]
 """
 
-# (kind, n, points): CHEAP has 2 n^2 points, MIXED 8 n points.
+# Mostly cheap with one costly point in eight (1-7 or 300 Poisson jobs): 16 n points, 10^5 here.
+MIXED_LARGE = """[sweep]
+name = "stress-mixed-large"
+seed = 7
+[base]
+platform = "meng40"
+workload = "poisson"
+cooling = "redline"
+[axes]
+poisson_jobs = [1, 2, 3, 4, 5, 6, 7, 300]
+redline_c = {{ start = 20, stop = 30, num = {n} }}
+gamma = [0.5, 1.0]
+"""
+
+# (kind, n, points): CHEAP has 2 n^2 points, MIXED 8 n points, MIXED_LARGE 16 n.
 CASES = [("cheap", 7, 98), ("cheap", 23, 1058), ("cheap", 71, 10082), ("cheap", 224, 100352),
-         ("mixed", 125, 1000), ("mixed", 1250, 10000)]
+         ("mixed", 125, 1000), ("mixed", 1250, 10000), ("mixed_large", 6250, 100000)]
 
 
 def spec_text(kind, n):
-    return (CHEAP if kind == "cheap" else MIXED).format(n=n)
+    return {"cheap": CHEAP, "mixed": MIXED, "mixed_large": MIXED_LARGE}[kind].format(n=n)
 
 
 class Stress(unittest.TestCase):

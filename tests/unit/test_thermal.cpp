@@ -394,6 +394,19 @@ TEST(CracNode, CracsRemoveWhatTheNodesDissipateInEveryRoom) {
   params.set("room_cracs", std::int64_t{3});
   params.set("room_node_types", std::string("xeon_e5649,meng_chassis"));
   for (const double containment : {0.0, 0.5, 1.0}) EXPECT_NEAR(removed_share("room", params, containment), 1, 1e-9);
+  // Layouts whose weights vanish between parts of the room (racks that do not exchange air, rows
+  // that do not couple) cannot carry the flows on their own pattern: the well-mixed fallback.
+  params.set("room_rows", std::int64_t{2});
+  params.set("room_racks_per_row", std::int64_t{6});
+  params.set("room_nodes_per_rack", std::int64_t{4});
+  params.set("room_cracs", std::int64_t{1});
+  params.set("recirculation_rack_decay", 0.001);
+  for (const double containment : {0.0, 1.0}) EXPECT_NEAR(removed_share("room", params, containment), 1, 1e-9);
+  params.set("recirculation_rack_decay", 1.5);
+  params.set("recirculation_cross_row", 0.0);
+  params.set("recirculation_far_row", 0.0);
+  params.set("room_node_types", std::string("xeon_e3_1225v3:2,xeon_e5_2697v2:1"));
+  for (const double containment : {0.0, 0.5}) EXPECT_NEAR(removed_share("room", params, containment), 1, 1e-9);
 }
 
 TEST(CracNode, CracsRemoveWhatTheNodesDissipateOnOxley4320) {

@@ -66,7 +66,10 @@ InfluenceIndices influence_from_matrix(const Matrix& all, Eigen::Index zones, Ei
 ///    spread by the layout weights of the recirculation generator (distance along the row, row
 ///    across the hot aisle, other aisles, noise; weights below 1e-4 of an inlet's largest dropped),
 ///    fitted to these row and column sums by iterative proportional fitting (Sinkhorn, with the
-///    flows between cabinets balanced on the cabinet-level matrix at each cycle) to 1e-12;
+///    flows between cabinets balanced on the cabinet-level matrix at each cycle) to 1e-12; where
+///    the weights vanish between parts of the room (a tiny rack decay, rows that do not couple)
+///    and cannot carry the flows, every pair of zones also gets 1e-3 of an inlet's largest weight
+///    (well mixed, a full pattern on which the fit always exists);
 ///  - the other blocks are well mixed: node exhaust reaches the CRACs, CRAC air the inlets and the
 ///    bypass the CRACs in proportion to the flows. Checked with check_influence at 1e-10.
 InfluenceIndices generate_influence(const ThermalZones& zones, const std::vector<double>& crac_airflow_m3s,
