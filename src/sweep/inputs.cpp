@@ -40,6 +40,12 @@ Matrix read_h5_matrix(const std::string& spec) {
   const int rank = H5Sget_simple_extent_ndims(space);
   if (rank == 2) H5Sget_simple_extent_dims(space, dims, nullptr);
   H5Sclose(space);
+  if (rank == 2 && (dims[0] > 200000 || dims[1] > 200000 || dims[0] * dims[1] > hsize_t(kMaxMatrixEntries))) {
+    H5Dclose(ds);
+    H5Fclose(file);
+    throw InputError(path + ": dataset '" + name + "' is " + std::to_string(dims[0]) + " x " + std::to_string(dims[1]) +
+                     ", larger than a room matrix can be (at most " + std::to_string(kMaxMatrixEntries) + " entries)");
+  }
   // HDF5 is row-major: read into a row-major buffer, then into Eigen's column-major matrix.
   std::vector<double> values(dims[0] * dims[1]);
   const bool ok = rank == 2 && H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >= 0;

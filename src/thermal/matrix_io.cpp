@@ -81,8 +81,21 @@ Matrix parse_market(std::string_view text, const std::string& name) {
   long rows = 0, cols = 0, entries = 0;
   size_line >> rows >> cols;
   if (format == "coordinate") size_line >> entries;
-  if (!size_line || rows <= 0 || cols <= 0 || rows > 200000 || cols > 200000) {
-    throw InputError(name + ":" + std::to_string(i + 1) + ": bad size line");
+  const std::string size_where = name + ":" + std::to_string(i + 1);
+  if (!size_line || rows <= 0 || cols <= 0 || rows > 200000 || cols > 200000 || entries < 0) {
+    throw InputError(size_where + ": bad size line");
+  }
+  // The matrix is held dense: refuse sizes no room of dcsweep uses before allocating them, and
+  // counts the file itself cannot hold (a short file must not claim gigabytes).
+  if (rows * cols > kMaxMatrixEntries) {
+    throw InputError(size_where + ": " + std::to_string(rows) + " x " + std::to_string(cols) +
+                     " is larger than a room matrix can be (at most " + std::to_string(kMaxMatrixEntries) + " entries)");
+  }
+  const long values_in_file = long(lines.size() - i - 1);
+  const long values_needed = format == "array" ? rows * cols : entries;
+  if (values_needed > values_in_file) {
+    throw InputError(size_where + ": the size line promises " + std::to_string(values_needed) +
+                     " values, the file has only " + std::to_string(values_in_file) + " lines after it");
   }
   Matrix m = Matrix::Zero(rows, cols);
   long seen = 0;

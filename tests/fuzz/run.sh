@@ -20,6 +20,15 @@ cp "$root"/inputs/specs/*.toml "$root"/tests/sweep/specs/*.toml "$corpus/spec/"
 { printf 'x'; head -c 3000 "$root/inputs/matrices/meng40_D.mtx"; } >"$corpus/matrix/meng40.mtx"
 { printf 'y'; head -5 "$root/inputs/matrices/simware50_D.csv"; } >"$corpus/matrix/simware.csv"
 status=0
+# Inputs that once failed (tests/fuzz/regressions/TARGET/) run first, every time.
+for target in swf spec matrix; do
+  dir=$root/tests/fuzz/regressions/$target
+  [ -d "$dir" ] || continue
+  if ! ASAN_OPTIONS=detect_leaks=0 "$build/tests/fuzz/fuzz_$target" -rss_limit_mb=2048 -timeout=10 "$dir"/* \
+      >"$build/fuzz_${target}_regressions.log" 2>&1; then
+    echo "FAIL: fuzz_$target fails on a saved regression input:"; tail -30 "$build/fuzz_${target}_regressions.log"; status=1
+  fi
+done
 for target in swf spec matrix; do
   echo "fuzz_$target: $seconds s"
   if ! ASAN_OPTIONS=detect_leaks=0 "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -rss_limit_mb=2048 \

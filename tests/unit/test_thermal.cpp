@@ -143,8 +143,16 @@ TEST(MatrixFiles, ErrorsNameTheFileLineAndProblem) {
   EXPECT_EQ(input_error([] { parse_matrix("1,x\n", "m.csv"); }), "m.csv:1: 'x' is not a finite number");
   EXPECT_EQ(input_error([] { parse_matrix("%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n", "m.mtx"); }),
             "m.mtx:3: index (3, 1) outside 2 x 2");
-  EXPECT_EQ(input_error([] { parse_matrix("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n", "m.mtx"); }),
+  EXPECT_EQ(input_error([] { parse_matrix("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n% c\n", "m.mtx"); }),
             "m.mtx: 1 entries, the size line says 2");
+  // Found by fuzz_matrix: a short file that claims a huge matrix must be refused before the dense
+  // matrix is allocated (5014 x 52371 doubles is 2 GB).
+  EXPECT_EQ(input_error([] { parse_matrix("%%MatrixMarket matrix coordinate real general\n5014 52371 3\n1 1 1\n", "m.mtx"); }),
+            "m.mtx:2: 5014 x 52371 is larger than a room matrix can be (at most 134217728 entries)");
+  EXPECT_EQ(input_error([] { parse_matrix("%%MatrixMarket matrix coordinate real general\n9000 9000 48063\n1 1 1\n", "m.mtx"); }),
+            "m.mtx:2: the size line promises 48063 values, the file has only 1 lines after it");
+  EXPECT_EQ(input_error([] { parse_matrix("%%MatrixMarket matrix array real general\n3000 3000\n1\n", "m.mtx"); }),
+            "m.mtx:2: the size line promises 9000000 values, the file has only 1 lines after it");
   Matrix a(2, 2);
   a << 0, 0.5, 0.7, 0.4;
   EXPECT_EQ(input_error([&] { check_recirculation(a, 2, "A.csv"); }),
