@@ -58,3 +58,9 @@ echo
 echo "== NASA-iPSC (whole trace) on meng40 with meng_tau, in process, one core, median of $runs =="
 taskset -c 0 "$bin/bench/bench_compare" inputs/traces/NASA-iPSC-1993-3.1-cln.swf --platform meng40 --scale-to-platform \
   --runs "$runs" --set runtime_model=meng_tau --variant allocator=first_fit --variant allocator=mc1x1
+echo
+echo "== cooling-aware allocators (issue 9): NASA-iPSC with [P1]'s setting, joint <= 3 x mc1x1; one MPIT decision =="
+taskset -c 0 "$bin/bench/bench_compare" inputs/traces/NASA-iPSC-1993-3.1-cln.swf --platform meng40 --scale-to-platform \
+  --runs "$runs" --set runtime_model=meng_tau --set node_power=meng_p1 --set scheduler=easy \
+  --variant allocator=mc1x1 --variant allocator=mpit --variant allocator=joint
+taskset -c 0 "$bin/bench/bench_mpit"

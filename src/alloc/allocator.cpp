@@ -13,7 +13,8 @@ bool Allocator::allocate(std::int32_t nodes, const Machine& machine, std::vector
 const AllocatorRegistry& allocator_registry() {
   static const AllocatorRegistry registry("allocator",
                                           {first_fit_allocator_entry(), random_allocator_entry(), mc1x1_allocator_entry(),
-                                           mm_allocator_entry(), genalg_allocator_entry(), bqp_allocator_entry()});
+                                           mm_allocator_entry(), genalg_allocator_entry(), bqp_allocator_entry(),
+                                           mpit_allocator_entry(), joint_allocator_entry()});
   return registry;
 }
 

@@ -26,6 +26,11 @@ struct NearestSearch::Impl {
   explicit Impl(const Platform& platform);
 
   std::vector<NodeId> allocate(NearestKind kind, const Machine& machine, std::int32_t k);
+  std::vector<NodeId> mc1x1_around(const Machine& machine, NodeId centre, std::int32_t k) const {
+    std::vector<NodeId> out = collect(shell_order_, machine, grid_.coordinate(centre), k);
+    std::sort(out.begin(), out.end());
+    return out;
+  }
 
  private:
   // MC1x1
@@ -269,6 +274,10 @@ NearestSearch& NearestSearch::operator=(NearestSearch&&) noexcept = default;
 
 std::vector<NodeId> NearestSearch::allocate(NearestKind kind, const Machine& machine, std::int32_t nodes) {
   return impl_->allocate(kind, machine, nodes);
+}
+
+std::vector<NodeId> NearestSearch::mc1x1_around(const Machine& machine, NodeId centre, std::int32_t nodes) {
+  return impl_->mc1x1_around(machine, centre, nodes);
 }
 
 std::vector<NodeId> nearest_allocate(NearestKind kind, const Platform& platform, const Machine& machine,

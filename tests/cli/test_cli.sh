@@ -56,6 +56,12 @@ expect_error 2 "dcsweep: error: parameter 'beta': allocator 'bqp' with beta = 0.
   simulate --trace "$tmp/one.swf" --allocator bqp --alpha 0
 expect_error 2 "dcsweep: error: parameter 'beta': allocator 'bqp' with beta > 0 needs the room's heat-distribution matrix D" \
   simulate --platform meng40 --workload poisson --allocator bqp --thermal-model crac_node
+expect_error 2 "dcsweep: error: allocator 'mpit' needs a platform with a room (it reads inlet temperatures); platform 'trace' has none" \
+  simulate --trace "$tmp/one.swf" --allocator mpit
+expect_error 2 "dcsweep: error: allocator 'joint' needs a platform with a room (it reads inlet temperatures); platform 'trace' has none" \
+  simulate --trace "$tmp/one.swf" --allocator joint
+expect_error 2 "dcsweep: error: allocator 'mpit' needs the recirculation model" \
+  simulate --trace "$tmp/one.swf" --platform meng40 --thermal-model crac_node --allocator mpit
 expect_error 2 "dcsweep: error: parameter 'comm_pattern': unknown value 'ring'" simulate --trace "$tmp/one.swf" --comm-pattern ring
 printf '[sweep]\nseed = 1\n[axes]\ngamma = []\n' >"$tmp/empty.toml"
 expect_error 2 "dcsweep: error: $tmp/empty.toml:4: [axes] gamma: empty axis" validate "$tmp/empty.toml"

@@ -63,5 +63,7 @@ AllocatorRegistry::Entry mc1x1_allocator_entry();  // these three: alloc/nearest
 AllocatorRegistry::Entry mm_allocator_entry();
 AllocatorRegistry::Entry genalg_allocator_entry();
 AllocatorRegistry::Entry bqp_allocator_entry();  // alloc/bqp.hpp
+AllocatorRegistry::Entry mpit_allocator_entry();   // alloc/mpit.hpp
+AllocatorRegistry::Entry joint_allocator_entry();
 
 }  // namespace dcsweep

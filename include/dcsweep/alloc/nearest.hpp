@@ -54,6 +54,10 @@ class NearestSearch {
 
   /// `nodes` free nodes of `machine` (1 <= nodes <= machine.free_count()), ascending.
   std::vector<NodeId> allocate(NearestKind kind, const Machine& machine, std::int32_t nodes);
+  /// MC1x1's collection around one given free centre ([P1] Sec. 4.3's modified MC1x1, which
+  /// opens shells at the centres it is given): the first `nodes` free nodes in shell order,
+  /// ascending. For MC1x1's own centre this is MC1x1's allocation.
+  std::vector<NodeId> mc1x1_around(const Machine& machine, NodeId centre, std::int32_t nodes);
 
  private:
   struct Impl;

@@ -1,0 +1,68 @@
+#pragma once
+// Cooling-aware placement ([P1] Sec. 4.1, after Tang et al.): MPIT chooses the job's nodes so
+// that the peak inlet temperature after the job starts is as low as possible, given the room's
+// power state now. It solves the LP relaxation
+//   minimise t  subject to  t >= rise_i + sum_p D(i, zone_p) w_p   for every inlet (zone) i,
+//                           sum_p w_p / delta_p = n,   0 <= w_p <= delta_p free_p,
+// over pools p = the free nodes of one zone and one node type (a node at node level), w_p the
+// power the job adds in pool p (kW) and delta_p = busy - idle power of one of its nodes, with
+// COIN-OR Clp (warm-started from the previous decision's basis), then rounds the fractional
+// node counts x_p = w_p / delta_p to the nearest integer allocation: floors first, then one more
+// node for the pools with the largest fractional parts (ties: the lowest node id). At node level
+// that is SST's rule, the n largest x. Then single-node moves between pools that lower the peak
+// (the rounded relaxation can be far from the integer optimum for small jobs). Within a pool the
+// lowest free node ids are taken. A one-node job needs no LP: the best pool by enumeration.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "dcsweep/alloc/machine.hpp"
+#include "dcsweep/core/params.hpp"
+#include "dcsweep/platform/platform.hpp"
+#include "dcsweep/thermal/room_view.hpp"
+#include "dcsweep/workload/workload.hpp"
+
+namespace dcsweep {
+
+/// InputError unless a thermal allocator can read the room: the platform has one, the thermal
+/// model is the recirculation model (D) and nodes draw power. Names the allocator.
+void require_room(const Platform& platform, const ParamSet& params, std::string_view allocator);
+
+/// The largest inlet rise over the supply (K) once `nodes` run in `config`, from the rises now:
+/// max_i rise_i + sum over the nodes of D(i, zone) (busy - idle). O(zones x distinct zones).
+double peak_rise_after(const RoomView& room, std::span<const NodeId> nodes, const JobConfig& config);
+
+/// Nearest integer point to the fractional counts `x` with sum n and 0 <= y_p <= cap_p (the sum
+/// of x is n): y = floor(x), then one more for the largest x_p - y_p (ties: the lowest p),
+/// repeated while nodes remain. Minimises sum (x_p - y_p)^2 under those constraints.
+std::vector<std::int32_t> nearest_integer_counts(std::span<const double> x, std::span<const std::int32_t> cap,
+                                                 std::int32_t n);
+
+struct MpitDecision {
+  std::vector<NodeId> nodes;  ///< ascending
+  double lp_peak_rise_k;      ///< a bound no allocation beats: the LP relaxation's optimum (one-node
+                              ///< jobs: the exact optimum, found by enumeration)
+  double peak_rise_k;         ///< the chosen nodes' peak (peak_rise_after)
+  bool lp_solved = false;     ///< the LP was solved (false: the only allocation, or enumerated)
+};
+
+/// The LP and its pools, built at the first decision (from the room's zones) and kept warm.
+/// One per simulation; needs room.thermal() and room.heat_distribution() (InputError otherwise).
+class MpitSolver {
+ public:
+  explicit MpitSolver(const Platform& platform);
+  ~MpitSolver();
+  MpitSolver(MpitSolver&&) noexcept;
+  MpitSolver& operator=(MpitSolver&&) noexcept;
+
+  /// `nodes` free nodes (1 <= nodes <= machine.free_count()).
+  MpitDecision decide(const Machine& machine, const RoomView& room, const JobConfig& config, std::int32_t nodes);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace dcsweep

@@ -1,0 +1,84 @@
+// [P1]'s joint policy (Sec. 4.3): MPIT's nodes are the candidate shell centres of a modified
+// MC1x1 that opens its shells at a given centre; of the allocations so collected, the one with
+// the lowest peak inlet temperature wins, ties (within kTieK) by the communication cost CC_job
+// as the simulation will compute it (the job's pattern, the task mapping applied), then by the
+// lower centre id. By construction its peak is at most that of MC1x1's shells around any of
+// MPIT's nodes (tests/unit/test_mpit.cpp checks this law).
+//
+// SST's Hybrid allocator (NearestAllocator "Hybrid", sst-elements eb97d8b6b) takes the same
+// centres but keeps MC1x1's own score (shell compactness, first centre on ties) and never looks
+// at temperatures; this follows the paper's text and issue 9 instead.
+#include <cmath>
+
+#include "dcsweep/alloc/allocator.hpp"
+#include "dcsweep/alloc/mpit.hpp"
+#include "dcsweep/alloc/nearest.hpp"
+#include "dcsweep/comm/comm.hpp"
+
+namespace dcsweep {
+namespace {
+
+/// Peaks closer than this (K) are a tie: far below any measurable difference, far above the
+/// rounding of sums taken in different orders.
+constexpr double kTieK = 1e-9;
+
+class JointAllocator final : public Allocator {
+ public:
+  JointAllocator(const Platform& platform, comm::Mapping mapping)
+      : platform_(platform), mapping_(mapping), mpit_(platform), shells_(platform) {}
+
+  bool allocate(const AllocationRequest& request, std::vector<NodeId>& out) override {
+    const Machine& machine = request.machine;
+    if (machine.free_count() == request.nodes) {
+      machine.lowest_free(request.nodes, out);
+      return true;
+    }
+    const std::vector<NodeId> centres = mpit_.decide(machine, request.room, request.config, request.nodes).nodes;
+    double best_peak = INFINITY, best_cc = NAN;
+    for (const NodeId centre : centres) {
+      std::vector<NodeId> nodes = shells_.mc1x1_around(machine, centre, request.nodes);
+      if (nodes == out) continue;
+      const double peak = peak_rise_after(request.room, nodes, request.config);
+      if (peak > best_peak + kTieK) continue;
+      if (peak >= best_peak - kTieK) {  // a tie: the cheaper communication wins
+        if (std::isnan(best_cc)) best_cc = comm_cost(out, request.attributes);
+        const double cc = comm_cost(nodes, request.attributes);
+        if (!(cc < best_cc)) continue;
+        best_cc = cc;
+      } else {
+        best_cc = NAN;
+      }
+      best_peak = std::min(best_peak, peak);
+      out = std::move(nodes);
+    }
+    return true;
+  }
+
+ private:
+  double comm_cost(std::vector<NodeId> nodes, const JobAttributes& attributes) const {
+    const comm::TaskGraph graph = comm::task_graph(attributes.comm_pattern, static_cast<std::int32_t>(nodes.size()));
+    comm::map_tasks(platform_, nodes, graph, mapping_);
+    return comm::comm_cost(platform_, nodes, graph);
+  }
+
+  const Platform& platform_;
+  comm::Mapping mapping_;
+  MpitSolver mpit_;
+  NearestSearch shells_;
+};
+
+}  // namespace
+
+AllocatorRegistry::Entry joint_allocator_entry() {
+  return {"joint",
+          "[P1] Sec. 4.3: MC1x1 shells opened at each of MPIT's nodes; the allocation with the lowest peak inlet "
+          "temperature, ties by communication cost; needs a room and a network",
+          {},
+          [](const BuildContext& ctx, const Platform& platform) -> std::unique_ptr<Allocator> {
+            require_room(platform, ctx.params, "joint");
+            require_network(platform, "joint");
+            return std::make_unique<JointAllocator>(platform, comm::mapping_of(ctx.params.text("task_mapping")));
+          }};
+}
+
+}  // namespace dcsweep

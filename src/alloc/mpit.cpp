@@ -1,0 +1,398 @@
+// MPIT ([P1] Sec. 4.1, Tang et al.): the LP relaxation with Clp, then the nearest integer
+// allocation. The LP is built once per simulation with every pool as a column and every inlet as
+// a row; a decision only changes bounds (the pools' free capacity, the inlets' rises now, n), so
+// the dual simplex restarts from the previous optimal basis, which stays dual feasible (the
+// objective never changes). Variables are the powers the job adds (kW), so the D coefficients
+// do not depend on the job: only the cardinality row does, through the ratios of the pools'
+// power deltas, and the problem is reloaded (basis kept) when those ratios change.
+#include "dcsweep/alloc/mpit.hpp"
+
+#include <ClpSimplex.hpp>
+#include <CoinPackedMatrix.hpp>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <string>
+
+#include "dcsweep/alloc/allocator.hpp"
+#include "dcsweep/core/error.hpp"
+#include "dcsweep/thermal/inlet_model.hpp"
+
+namespace dcsweep {
+namespace {
+
+constexpr double kW = 1e3;
+/// A pool's delta below this (W) counts as this: a job that adds no heat is still a node count.
+constexpr double kMinDeltaW = 1e-3;
+/// Up to this many possible integer allocations, MPIT enumerates them all instead of solving
+/// the LP (about the cost of one LP solve on meng40).
+constexpr std::int64_t kEnumerateMax = 200;
+
+/// C(free, n), saturated at limit + 1: at least the number of distinct pool counts.
+std::int64_t subsets_up_to(std::int64_t free, std::int64_t n, std::int64_t limit) {
+  n = std::min(n, free - n);
+  std::int64_t c = 1;
+  for (std::int64_t k = 1; k <= n; ++k) {
+    c = c * (free - n + k) / k;  // exact: C(free - n + k, k) at each step
+    if (c > limit) return limit + 1;
+  }
+  return c;
+}
+
+const HeatDistribution& heat_of(const RoomView& room, std::string_view who) {
+  if (!room.thermal() || !room.heat_distribution()) {
+    throw InputError(std::string(who) + " needs the room's state: a room, thermal_model recirculation (D) and node power");
+  }
+  return *room.heat_distribution();
+}
+
+double delta_w(const RoomView& room, NodeId node, const JobConfig& config) {
+  return std::max(kMinDeltaW, room.busy_power_w(node, config) - room.idle_power_w(node));
+}
+
+/// Throws SimulationError unless Clp proved the LP optimal (it is always feasible and bounded).
+void check_optimal(const ClpSimplex& lp) {
+  if (lp.status() == 0) return;
+  static const char* const names[] = {"optimal", "primal infeasible", "dual infeasible", "stopped on iterations or time",
+                                      "stopped due to errors", "stopped by event handler"};
+  const int s = lp.status();
+  throw SimulationError(std::string("mpit: Clp did not solve the LP relaxation (status ") + std::to_string(s) + ", " +
+                        (s >= 0 && s <= 5 ? names[s] : "unknown") + ", secondary " +
+                        std::to_string(lp.secondaryStatus()) + ")");
+}
+
+}  // namespace
+
+void require_room(const Platform& platform, const ParamSet& params, std::string_view allocator) {
+  const std::string who = "allocator '" + std::string(allocator) + "'";
+  if (!platform.has_room()) {
+    throw InputError(who + " needs a platform with a room (it reads inlet temperatures); platform '" + platform.name +
+                     "' has none");
+  }
+  const std::string& model = params.text("thermal_model");
+  if (model == "none" || model == "crac_node") {
+    throw InputError(who + " needs the recirculation model (thermal_model auto or recirculation: it reads D); thermal_model is '" +
+                     model + "'");
+  }
+  if (params.text("node_power") == "none") throw InputError(who + " needs node power; node_power is 'none'");
+}
+
+double peak_rise_after(const RoomView& room, std::span<const NodeId> nodes, const JobConfig& config) {
+  const HeatDistribution& d = heat_of(room, "peak_rise_after");
+  std::map<std::int32_t, double> added_w;  // by zone
+  for (const NodeId n : nodes) added_w[room.zone_of(n)] += room.busy_power_w(n, config) - room.idle_power_w(n);
+  Eigen::VectorXd rise = room.inlet_rise_k(), column;
+  for (const auto& [zone, w] : added_w) {
+    d.column(zone, column);
+    rise += w * column;
+  }
+  return rise.maxCoeff();
+}
+
+std::vector<std::int32_t> nearest_integer_counts(std::span<const double> x, std::span<const std::int32_t> cap,
+                                                 std::int32_t n) {
+  std::vector<std::int32_t> y(x.size());
+  std::int64_t placed = 0;
+  for (std::size_t p = 0; p < x.size(); ++p) {
+    // 1e-7: the LP's tolerance, so that 0.99999999 is a whole node
+    y[p] = std::clamp(static_cast<std::int32_t>(std::floor(x[p] + 1e-7)), 0, cap[p]);
+    placed += y[p];
+  }
+  std::vector<std::size_t> order(x.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return x[a] - y[a] > x[b] - y[b]; });
+  for (auto it = order.rbegin(); placed > n && it != order.rend(); ++it) {  // rounding noise only
+    if (y[*it] > 0) --y[*it], --placed;
+  }
+  while (placed < n) {
+    const std::int64_t before = placed;
+    for (auto it = order.begin(); placed < n && it != order.end(); ++it) {
+      if (y[*it] < cap[*it]) ++y[*it], ++placed;
+    }
+    if (placed == before) throw SimulationError("mpit: fewer free nodes than the job needs");
+  }
+  return y;
+}
+
+// ---- the solver ----------------------------------------------------------------------------------
+
+struct MpitSolver::Impl {
+  explicit Impl(const Platform& platform) : platform_(platform) {
+    lp_.setLogLevel(0);
+    lp_.scaling(0);
+  }
+
+  MpitDecision decide(const Machine& machine, const RoomView& room, const JobConfig& config, std::int32_t n);
+
+ private:
+  struct Pool {
+    std::int32_t zone;
+    std::vector<NodeId> nodes;  ///< ascending
+  };
+  void build_pools(const RoomView& room);
+  void load(const HeatDistribution& d);
+  void read_state(const Machine& machine, const RoomView& room, const JobConfig& config);
+  std::vector<std::int32_t> best_single(const Eigen::VectorXd& rise, double& peak) const;
+  std::vector<std::int32_t> best_by_enumeration(const Eigen::VectorXd& rise, std::int32_t n, double& peak) const;
+  void set_bounds(const RoomView& room, std::int32_t n);
+  std::vector<std::int32_t> round(std::int32_t n);
+  double refine(std::vector<std::int32_t>& counts, const Eigen::VectorXd& rise);
+  std::vector<NodeId> nodes_of(const Machine& machine, const std::vector<std::int32_t>& counts) const;
+
+  const Platform& platform_;
+  std::vector<Pool> pools_;
+  Eigen::Index zones_ = 0;
+  ClpSimplex lp_;
+  bool loaded_ = false;
+  std::vector<double> delta_kw_, ratio_, loaded_ratio_;  ///< per pool
+  std::vector<std::int32_t> free_;
+  Matrix zone_columns_;        ///< column p: D(:, zone_p) (K/W)
+  Eigen::VectorXd after_;      ///< inlet rises with the job placed (refine)
+};
+
+void MpitSolver::Impl::build_pools(const RoomView& room) {
+  std::map<std::pair<std::int32_t, std::uint8_t>, std::size_t> index;  // (zone, type) -> pool
+  for (NodeId node = 0; node < platform_.node_count; ++node) {
+    const std::uint8_t type = platform_.node_type.empty() ? 0 : platform_.node_type[std::size_t(node)];
+    const auto [it, added] = index.try_emplace({room.zone_of(node), type}, pools_.size());
+    if (added) pools_.push_back({room.zone_of(node), {}});
+    pools_[it->second].nodes.push_back(node);
+  }
+  zones_ = room.inlet_rise_k().size();
+  zone_columns_.resize(zones_, Eigen::Index(pools_.size()));
+  Eigen::VectorXd column;
+  for (std::size_t p = 0; p < pools_.size(); ++p) {
+    room.heat_distribution()->column(pools_[p].zone, column);
+    zone_columns_.col(Eigen::Index(p)) = column;
+  }
+  delta_kw_.resize(pools_.size()), ratio_.resize(pools_.size()), free_.resize(pools_.size());
+}
+
+/// Columns: t, then the pools' w (kW). Rows: t - sum_p D(i, zone_p) w_p >= rise_i per inlet i,
+/// then sum_p ratio_p w_p = n delta_ref (ratio_p = delta_ref / delta_p).
+void MpitSolver::Impl::load(const HeatDistribution& d) {
+  std::vector<CoinBigIndex> start{0};
+  std::vector<int> row;
+  std::vector<double> value;
+  const auto cardinality = static_cast<int>(zones_);
+  for (int i = 0; i < cardinality; ++i) row.push_back(i), value.push_back(1.0);
+  start.push_back(CoinBigIndex(row.size()));
+  for (std::size_t p = 0; p < pools_.size(); ++p) {
+    for (int i = 0; i < cardinality; ++i) {
+      const double dij = d.entry(i, pools_[p].zone) * kW;
+      if (dij != 0) row.push_back(i), value.push_back(-dij);
+    }
+    row.push_back(cardinality), value.push_back(ratio_[p]);
+    start.push_back(CoinBigIndex(row.size()));
+  }
+  const auto columns = static_cast<int>(pools_.size() + 1);
+  const CoinPackedMatrix matrix(true, cardinality + 1, columns, CoinBigIndex(value.size()), value.data(), row.data(),
+                                start.data(), nullptr);
+  std::vector<unsigned char> basis;
+  if (loaded_) basis.assign(lp_.statusArray(), lp_.statusArray() + columns + cardinality + 1);
+  std::vector<double> lower(std::size_t(columns), 0.0), upper(std::size_t(columns), 0.0), cost(std::size_t(columns), 0.0);
+  lower[0] = -COIN_DBL_MAX, upper[0] = COIN_DBL_MAX, cost[0] = 1;
+  std::vector<double> row_lower(std::size_t(cardinality + 1), 0.0), row_upper(std::size_t(cardinality + 1), COIN_DBL_MAX);
+  lp_.loadProblem(matrix, lower.data(), upper.data(), cost.data(), row_lower.data(), row_upper.data());
+  if (!basis.empty()) lp_.copyinStatus(basis.data());
+  loaded_ratio_ = ratio_;
+  loaded_ = true;
+}
+
+void MpitSolver::Impl::read_state(const Machine& machine, const RoomView& room, const JobConfig& config) {
+  for (std::size_t p = 0; p < pools_.size(); ++p) {
+    delta_kw_[p] = delta_w(room, pools_[p].nodes.front(), config) / kW;
+    free_[p] = 0;
+    for (const NodeId node : pools_[p].nodes) free_[p] += machine.is_free(node);
+  }
+}
+
+std::vector<std::int32_t> MpitSolver::Impl::best_single(const Eigen::VectorXd& rise, double& peak) const {
+  std::vector<std::int32_t> counts(pools_.size(), 0);
+  std::size_t best = pools_.size();
+  peak = INFINITY;
+  for (std::size_t p = 0; p < pools_.size(); ++p) {
+    if (free_[p] == 0) continue;
+    const double m = (rise + (delta_kw_[p] * kW) * zone_columns_.col(Eigen::Index(p))).maxCoeff();
+    if (m < peak) peak = m, best = p;
+  }
+  if (best == pools_.size()) throw SimulationError("mpit: fewer free nodes than the job needs");
+  counts[best] = 1;
+  return counts;
+}
+
+std::vector<std::int32_t> MpitSolver::Impl::best_by_enumeration(const Eigen::VectorXd& rise, std::int32_t n,
+                                                                 double& peak) const {
+  std::vector<std::size_t> open;  // pools with a free node
+  for (std::size_t p = 0; p < pools_.size(); ++p) {
+    if (free_[p] > 0) open.push_back(p);
+  }
+  std::vector<std::int32_t> room_after(open.size() + 1, 0);  // free nodes in open[k..]
+  for (std::size_t k = open.size(); k-- > 0;) room_after[k] = room_after[k + 1] + free_[open[k]];
+  std::vector<std::int32_t> counts(pools_.size(), 0), best;
+  std::vector<Eigen::VectorXd> partial(open.size() + 1);
+  partial[0] = rise;
+  peak = INFINITY;
+  auto visit = [&](auto&& self, std::size_t k, std::int32_t left) -> void {
+    if (left == 0) {
+      const double m = partial[k].maxCoeff();
+      if (m < peak) peak = m, best = counts;
+      return;
+    }
+    if (room_after[k] < left) return;  // the pools left cannot hold the rest
+    const std::size_t p = open[k];
+    const auto column = zone_columns_.col(Eigen::Index(p));
+    for (std::int32_t y = std::min(free_[p], left); y >= std::max(0, left - room_after[k + 1]); --y) {
+      counts[p] = y;
+      partial[k + 1] = partial[k] + (y * delta_kw_[p] * kW) * column;
+      self(self, k + 1, left - y);
+    }
+    counts[p] = 0;
+  };
+  visit(visit, 0, n);
+  if (best.empty()) throw SimulationError("mpit: fewer free nodes than the job needs");
+  return best;
+}
+
+void MpitSolver::Impl::set_bounds(const RoomView& room, std::int32_t n) {
+  double ref = 0;
+  for (std::size_t p = 0; p < pools_.size(); ++p) ref = std::max(ref, delta_kw_[p]);
+  bool changed = !loaded_;
+  for (std::size_t p = 0; p < pools_.size(); ++p) {
+    ratio_[p] = ref / delta_kw_[p];
+    changed = changed || std::abs(ratio_[p] - loaded_ratio_[p]) > 1e-12 * ratio_[p];
+  }
+  if (changed) load(*room.heat_distribution());
+  for (std::size_t p = 0; p < pools_.size(); ++p) lp_.setColumnUpper(int(p + 1), delta_kw_[p] * free_[p]);
+  const Eigen::VectorXd& rise = room.inlet_rise_k();
+  for (Eigen::Index i = 0; i < zones_; ++i) lp_.setRowLower(int(i), rise[i]);
+  lp_.setRowBounds(int(zones_), n * ref, n * ref);
+}
+
+std::vector<std::int32_t> MpitSolver::Impl::round(std::int32_t n) {
+  const double* w = lp_.primalColumnSolution();
+  std::vector<double> x(pools_.size());
+  for (std::size_t p = 0; p < pools_.size(); ++p) x[p] = std::clamp(w[p + 1] / delta_kw_[p], 0.0, double(free_[p]));
+  return nearest_integer_counts(x, free_, n);
+}
+
+/// Moves one node at a time from pool a to pool b while that lowers the peak, the best move
+/// first (only moves that cool the hottest inlet can); returns the final peak. A node-level
+/// move is a swap of a chosen node for a free one. The rounded LP solution can be far from the
+/// integer optimum for small jobs (a relaxation spreads a single node over every cool spot).
+double MpitSolver::Impl::refine(std::vector<std::int32_t>& counts, const Eigen::VectorXd& rise) {
+  after_ = rise;
+  for (std::size_t p = 0; p < pools_.size(); ++p) {
+    if (counts[p] > 0) after_ += (counts[p] * delta_kw_[p] * kW) * zone_columns_.col(Eigen::Index(p));
+  }
+  const auto pools = Eigen::Index(pools_.size());
+  for (std::int64_t move = 0; move < 10 * pools + 100; ++move) {  // a bound; each move lowers the peak
+    Eigen::Index hot;
+    const double peak = after_.maxCoeff(&hot);
+    double best = peak - 1e-12;
+    Eigen::Index from = -1, to = -1;
+    for (Eigen::Index a = 0; a < pools; ++a) {
+      if (counts[std::size_t(a)] == 0) continue;
+      const double out_hot = delta_kw_[std::size_t(a)] * kW * zone_columns_(hot, a);
+      for (Eigen::Index b = 0; b < pools; ++b) {
+        const double in_w = delta_kw_[std::size_t(b)] * kW;
+        if (b == a || counts[std::size_t(b)] == free_[std::size_t(b)] || in_w * zone_columns_(hot, b) >= out_hot) continue;
+        const double m = (after_ - (delta_kw_[std::size_t(a)] * kW) * zone_columns_.col(a) + in_w * zone_columns_.col(b)).maxCoeff();
+        if (m < best) best = m, from = a, to = b;
+      }
+    }
+    if (from < 0) return peak;
+    --counts[std::size_t(from)], ++counts[std::size_t(to)];
+    after_ += (delta_kw_[std::size_t(to)] * kW) * zone_columns_.col(to) - (delta_kw_[std::size_t(from)] * kW) * zone_columns_.col(from);
+  }
+  return after_.maxCoeff();
+}
+
+std::vector<NodeId> MpitSolver::Impl::nodes_of(const Machine& machine, const std::vector<std::int32_t>& counts) const {
+  std::vector<NodeId> out;
+  for (std::size_t p = 0; p < pools_.size(); ++p) {
+    std::int32_t left = counts[p];
+    for (auto it = pools_[p].nodes.begin(); left > 0; ++it) {
+      if (machine.is_free(*it)) out.push_back(*it), --left;
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+MpitDecision MpitSolver::Impl::decide(const Machine& machine, const RoomView& room, const JobConfig& config,
+                                      std::int32_t n) {
+  heat_of(room, "allocator 'mpit'");
+  MpitDecision out;
+  if (machine.free_count() == n) {  // the only allocation (SST's shortcut)
+    machine.lowest_free(n, out.nodes);
+    out.lp_peak_rise_k = out.peak_rise_k = peak_rise_after(room, out.nodes, config);
+    return out;
+  }
+  if (pools_.empty()) build_pools(room);
+  read_state(machine, room, config);
+  // A one-node job, or few possible allocations (a nearly full room): the exact best by
+  // enumeration, cheaper than the LP and never worse than its rounding.
+  if (n == 1 || subsets_up_to(machine.free_count(), n, kEnumerateMax) <= kEnumerateMax) {
+    const std::vector<std::int32_t> counts = n == 1 ? best_single(room.inlet_rise_k(), out.peak_rise_k)
+                                                    : best_by_enumeration(room.inlet_rise_k(), n, out.peak_rise_k);
+    out.lp_peak_rise_k = out.peak_rise_k;
+    out.nodes = nodes_of(machine, counts);
+    return out;
+  }
+  set_bounds(room, n);
+  // 7: keep Clp's work areas and factorisation between decisions (only bounds change between
+  // them; a reload after a change of the pools' power ratios resets what Clp keeps)
+  lp_.dual(0, 7);
+  if (lp_.status() != 0) lp_.primal();  // numerical trouble: once more from where the dual stopped
+  check_optimal(lp_);
+  out.lp_peak_rise_k = lp_.objectiveValue();
+  out.lp_solved = true;
+  std::vector<std::int32_t> counts = round(n);
+  out.peak_rise_k = refine(counts, room.inlet_rise_k());
+  out.nodes = nodes_of(machine, counts);
+  return out;
+}
+
+MpitSolver::MpitSolver(const Platform& platform) : impl_(std::make_unique<Impl>(platform)) {}
+MpitSolver::~MpitSolver() = default;
+MpitSolver::MpitSolver(MpitSolver&&) noexcept = default;
+MpitSolver& MpitSolver::operator=(MpitSolver&&) noexcept = default;
+
+MpitDecision MpitSolver::decide(const Machine& machine, const RoomView& room, const JobConfig& config,
+                                std::int32_t nodes) {
+  return impl_->decide(machine, room, config, nodes);
+}
+
+// ---- the Allocator -------------------------------------------------------------------------------
+
+namespace {
+
+class MpitAllocator final : public Allocator {
+ public:
+  explicit MpitAllocator(const Platform& platform) : solver_(platform) {}
+
+  bool allocate(const AllocationRequest& request, std::vector<NodeId>& out) override {
+    out = solver_.decide(request.machine, request.room, request.config, request.nodes).nodes;
+    return true;
+  }
+
+ private:
+  MpitSolver solver_;
+};
+
+}  // namespace
+
+AllocatorRegistry::Entry mpit_allocator_entry() {
+  return {"mpit",
+          "MPIT ([P1] Sec. 4.1, Tang et al.): the nodes minimising the peak inlet temperature given the room's power "
+          "now (LP relaxation with Clp, then the nearest integer allocation; zones on zoned rooms); needs a room",
+          {},
+          [](const BuildContext& ctx, const Platform& platform) -> std::unique_ptr<Allocator> {
+            require_room(platform, ctx.params, "mpit");
+            return std::make_unique<MpitAllocator>(platform);
+          }};
+}
+
+}  // namespace dcsweep
