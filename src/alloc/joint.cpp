@@ -29,6 +29,7 @@ class JointAllocator final : public Allocator {
 
   bool allocate(const AllocationRequest& request, std::vector<NodeId>& out) override {
     const Machine& machine = request.machine;
+    out.clear();
     if (machine.free_count() == request.nodes) {
       machine.lowest_free(request.nodes, out);
       return true;

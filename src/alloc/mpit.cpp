@@ -337,8 +337,8 @@ MpitDecision MpitSolver::Impl::decide(const Machine& machine, const RoomView& ro
   if (n == 1 || subsets_up_to(machine.free_count(), n, kEnumerateMax) <= kEnumerateMax) {
     const std::vector<std::int32_t> counts = n == 1 ? best_single(room.inlet_rise_k(), out.peak_rise_k)
                                                     : best_by_enumeration(room.inlet_rise_k(), n, out.peak_rise_k);
-    out.lp_peak_rise_k = out.peak_rise_k;
     out.nodes = nodes_of(machine, counts);
+    out.lp_peak_rise_k = out.peak_rise_k = peak_rise_after(room, out.nodes, config);
     return out;
   }
   set_bounds(room, n);
@@ -346,12 +346,17 @@ MpitDecision MpitSolver::Impl::decide(const Machine& machine, const RoomView& ro
   // them; a reload after a change of the pools' power ratios resets what Clp keeps)
   lp_.dual(0, 7);
   if (lp_.status() != 0) lp_.primal();  // numerical trouble: once more from where the dual stopped
+  if (lp_.status() != 0) {              // and once from scratch (a slack basis, nothing kept)
+    lp_.allSlackBasis(true);
+    lp_.dual();
+  }
   check_optimal(lp_);
   out.lp_peak_rise_k = lp_.objectiveValue();
   out.lp_solved = true;
   std::vector<std::int32_t> counts = round(n);
-  out.peak_rise_k = refine(counts, room.inlet_rise_k());
+  refine(counts, room.inlet_rise_k());
   out.nodes = nodes_of(machine, counts);
+  out.peak_rise_k = peak_rise_after(room, out.nodes, config);  // with the true (unclamped) deltas
   return out;
 }
 

@@ -19,6 +19,7 @@
 #include "dcsweep/sim/datacenter.hpp"
 #include "dcsweep/sim/scenario.hpp"
 #include "dcsweep/thermal/inlet_model.hpp"
+#include "dcsweep/thermal/room_view.hpp"
 #include "sim_helpers.hpp"
 
 namespace dcsweep {
@@ -170,6 +171,7 @@ class CheckedMpit final : public Allocator {
     EXPECT_NEAR(d.peak_rise_k, peak, 1e-9 * (1 + std::abs(peak)));
     ++decisions;
     if (r.machine.free_count() == r.nodes) return true;  // the only allocation
+    enumerated += !d.lp_solved && r.nodes > 1;
     EXPECT_LE(d.lp_peak_rise_k, peak + 1e-7) << "the relaxation bounds every allocation";
     // the best of 1,000 random allocations of the same decision
     std::vector<NodeId> free;
@@ -195,7 +197,7 @@ class CheckedMpit final : public Allocator {
     return true;
   }
 
-  int decisions = 0, exhaustive = 0;
+  int decisions = 0, exhaustive = 0, enumerated = 0;
   std::int32_t busy_seen = 0;
   double worst_gap = 0;
 
@@ -224,6 +226,33 @@ TEST(MpitAllocator, BeatsRandomAndIsWithinTwoPercentOfExhaustiveOnMeng40) {
     std::printf("mpit on meng40 (%s): worst gap to exhaustive %.4f%% of the peak rise over %d decisions\n",
                 power.c_str(), 100 * c.worst_gap, c.exhaustive);
   }
+}
+
+TEST(MpitAllocator, EnumeratesNearlyFullRoomsExactly) {
+  // overloaded: most decisions see few free nodes, so MPIT enumerates (<= 200 allocations)
+  const Scenario s = room_run({{"platform", std::string("meng40")}, {"poisson_max_nodes", std::int64_t{4}},
+                               {"poisson_rate_per_h", 200.0}, {"poisson_jobs", std::int64_t{80}}});
+  const CheckedMpit c = check_every_decision(s, 4);
+  EXPECT_EQ(c.decisions, 80);
+  EXPECT_GE(c.enumerated, 10);  // the enumerated path was checked against exhaustive search
+  EXPECT_GE(c.exhaustive, c.enumerated);
+}
+
+TEST(MpitAllocator, OnAHeterogeneousRoom) {
+  // asu50: 30 PowerEdge 1955 + 20 PowerEdge 1855 chassis with different busy - idle powers, so
+  // the pools' power deltas differ (the LP's cardinality row has unequal ratios)
+  const Scenario s = room_run({{"platform", std::string("asu50")}, {"poisson_max_nodes", std::int64_t{6}},
+                               {"poisson_rate_per_h", 40.0}, {"poisson_jobs", std::int64_t{60}}});
+  std::set<double> deltas;
+  {
+    auto physics = make_datacenter_model(s);
+    const RoomView& room = *physics;
+    for (NodeId n = 0; n < s.platform.node_count; ++n) deltas.insert(room.busy_power_w(n, JobConfig{}) - room.idle_power_w(n));
+  }
+  EXPECT_EQ(deltas.size(), 2u);
+  const CheckedMpit c = check_every_decision(s, 4);
+  EXPECT_EQ(c.decisions, 60);
+  EXPECT_GE(c.exhaustive, 35);
 }
 
 TEST(MpitAllocator, BeatsRandomOnLargerJobs) {

@@ -43,7 +43,9 @@ std::vector<std::int32_t> nearest_integer_counts(std::span<const double> x, std:
 struct MpitDecision {
   std::vector<NodeId> nodes;  ///< ascending
   double lp_peak_rise_k;      ///< a bound no allocation beats: the LP relaxation's optimum (one-node
-                              ///< jobs: the exact optimum, found by enumeration)
+                              ///< jobs and enumerated decisions: the exact optimum). Not a bound
+                              ///< for a job with busy <= idle power: it is placed as if each of
+                              ///< its nodes added 1 mW.
   double peak_rise_k;         ///< the chosen nodes' peak (peak_rise_after)
   bool lp_solved = false;     ///< the LP was solved (false: the only allocation, or enumerated)
 };
