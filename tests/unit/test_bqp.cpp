@@ -11,6 +11,7 @@
 #include "dcsweep/alloc/bqp.hpp"
 #include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/sim/datacenter.hpp"
+#include "dcsweep/sim/engine_parts.hpp"
 #include "dcsweep/sim/scenario.hpp"
 #include "dcsweep/thermal/inlet_model.hpp"
 #include "test_helpers.hpp"
@@ -254,6 +255,38 @@ TEST(BqpAllocator, IsDeterministic) {
     return simulate(s, options).nodes;
   };
   EXPECT_EQ(nodes_of_run(), nodes_of_run());
+}
+
+// ---- [P0]'s three policies on the same queues --------------------------------------------------
+
+TEST(BqpQueues, AWorkloadSeedGivesEveryPointTheSameJobsAndPatterns) {
+  // [P0] runs its three policies on the same 10 queues; a sweep's points get their own streams
+  // unless they share a workload_seed.
+  auto make = [](std::int64_t workload_seed, std::uint64_t point, std::uint64_t replicate) {
+    ParamSet p(simulation_catalog());
+    p.set("platform", std::string("meng40"));
+    p.set("workload", std::string("poisson"));
+    p.set("comm_pattern", std::string("mixed"));
+    p.set("workload_seed", workload_seed);
+    return make_scenario(p, point, replicate);
+  };
+  auto same = [](const Scenario& a, const Scenario& b) {
+    if (a.workload.jobs.size() != b.workload.jobs.size()) return false;
+    for (std::size_t i = 0; i < a.workload.jobs.size(); ++i) {
+      const Job &x = a.workload.jobs[i], &y = b.workload.jobs[i];
+      if (x.submit_s != y.submit_s || x.runtime_s != y.runtime_s || x.nodes != y.nodes) return false;
+    }
+    const auto pa = job_attributes(a), pb = job_attributes(b);
+    for (std::size_t i = 0; i < pa.size(); ++i) {
+      if (pa[i].comm_pattern != pb[i].comm_pattern) return false;
+    }
+    return true;
+  };
+  EXPECT_TRUE(same(make(7, 0, 2), make(7, 5, 2)));    // other point, same queue
+  EXPECT_FALSE(same(make(7, 0, 2), make(7, 0, 3)));   // other replicate, other queue
+  EXPECT_FALSE(same(make(7, 0, 2), make(8, 0, 2)));   // other workload_seed
+  EXPECT_FALSE(same(make(0, 0, 2), make(0, 5, 2)));   // 0: the point's own stream
+  EXPECT_TRUE(same(make(0, 5, 2), make(0, 5, 2)));
 }
 
 // ---- the automatic scales ----------------------------------------------------------------------
