@@ -3,6 +3,7 @@
 #include "dcsweep/sim/runtime_model.hpp"
 
 #include "dcsweep/alloc/allocator.hpp"
+#include "dcsweep/alloc/bqp.hpp"
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/sched/scheduler.hpp"
 #include "dcsweep/workload/synthetic.hpp"
@@ -97,6 +98,10 @@ std::vector<ParamSpec> scenario_params() {
   };
 }
 
+void check_policy_params(const ParamSet& params) {
+  if (params.text("allocator") == "bqp") bqp_check_params(params);
+}
+
 StreamKey workload_key(const Scenario& s) {
   const auto shared = static_cast<std::uint64_t>(s.params.integer("workload_seed"));
   return shared == 0 ? s.key : StreamKey{shared, 0, s.key.replicate};
@@ -104,6 +109,7 @@ StreamKey workload_key(const Scenario& s) {
 
 Scenario make_scenario(const ParamSet& params, std::uint64_t point, std::uint64_t replicate,
                        const TraceLoader& loader) {
+  check_policy_params(params);
   Scenario s{params, StreamKey{static_cast<std::uint64_t>(params.integer("seed")), point, replicate}, {}, {}};
   const BuildContext build{params, s.key};
   const bool from_trace = params.text("workload") == "trace";
