@@ -1,13 +1,15 @@
 // The bqp allocator's gap report and decision time (issue 9).
-// 1. Replays the decisions of [P0] section 5.3 runs (meng40 with its real D, meng_p0 power,
-//    Poisson 20 jobs/h, 40 jobs of 1-16 nodes and 1-20 min, 10 queues) for each weighting
-//    (performance-aware alpha = 1 beta = 0, joint 0.5/0.5, cooling-aware 0/1): at every decision
-//    the heuristic and the exact solve of the same problem; the run continues on the exact choice.
-//    Prints the heuristic's gap (cost - exact) / exact, mean and max, and the solve times; the
-//    same on a generated 60-node room (the exact solve is still fast there).
+// 1. Replays every point of the [P0] spec (inputs/specs/meng-p0-dynamic.toml, or --spec: its
+//    points as `dcsweep run` simulates them, same parameters and streams): at every decision the
+//    heuristic and the exact solve of the same problem; the run continues on the exact choice, as
+//    the allocator does on meng40. Prints per weighting the heuristic's gap (cost - exact) /
+//    exact, mean and max, and the solve times, and at the joint weighting's decisions what each
+//    term of Eq. 11 contributes (the automatic scales' "equal contribution"). Then the same gap on
+//    a generated 60-node room (Poisson, 10 queues; the exact solve is still fast there).
 // 2. The heuristic alone (bqp_exact_max_nodes = 0) on a generated 1,000-node room (10 x 10 x 10),
 //    Poisson load of about half the room: median time of the whole allocate() call.
-//   bench_bqp [--queues Q] [--rate-1000 R]
+//   bench_bqp [--spec FILE] [--queues Q] [--rate-1000 R]   (run from the source tree's root)
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -18,14 +20,42 @@
 #include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/sim/datacenter.hpp"
 #include "dcsweep/sim/scenario.hpp"
+#include "dcsweep/sweep/grid.hpp"
 
 namespace dcsweep {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// The two terms of Eq. 11 for one decision (weights included): communication, cooling.
+struct Terms {
+  double comm = 0, cool = 0;
+};
+
+Terms terms(const BqpProblem& p, const std::vector<std::int32_t>& chosen) {
+  Terms t{p.pair_weight * double(p.pair_hops(chosen)), 0};
+  for (const std::int32_t k : chosen) t.cool += p.linear[std::size_t(k)];
+  return t;
+}
+
+/// The terms' expected values for `pick` candidates chosen uniformly at random.
+Terms random_terms(const BqpProblem& p) {
+  double hops = 0, linear = 0;
+  for (std::int32_t a = 0; a < p.size(); ++a) {
+    linear += p.linear[std::size_t(a)];
+    for (std::int32_t b = a + 1; b < p.size(); ++b) hops += p.hops(a, b);
+  }
+  const double m = p.size(), n = p.pick;
+  const double pairs = m > 1 ? hops / (m * (m - 1) / 2) : 0;
+  return {p.pair_weight * pairs * n * (n - 1) / 2, linear / m * n};
+}
+
 struct Stats {
   std::vector<double> gap, exact_s, heuristic_s;
+  /// Per decision, sums: the terms of random nodes, of the chosen nodes, and each term's swing
+  /// between the two single-term optima (comm: cooling optimum - communication optimum).
+  Terms random, chosen, swing;
+  bool contributions = false;  ///< record the sums above (extra exact solves per decision)
 };
 
 /// Solves every decision both ways; allocates the exact choice.
@@ -43,11 +73,23 @@ class GapRecorder final : public Allocator {
     stats_.exact_s.push_back(bench::seconds_since(t0));
     const double exact = p.cost(x), heuristic = p.cost(h);
     stats_.gap.push_back(heuristic > exact ? (heuristic - exact) / std::abs(exact) : 0.0);
+    if (stats_.contributions) record_terms(p, x);
     for (const std::int32_t k : x) out.push_back(candidates_[std::size_t(k)]);
     return true;
   }
 
  private:
+  void record_terms(const BqpProblem& p, const std::vector<std::int32_t>& x) {
+    BqpProblem comm_only = p, cool_only = p;
+    comm_only.linear.assign(p.linear.size(), 0.0);
+    cool_only.pair_weight = 0;
+    const Terms at_comm = terms(p, bqp_solve_exact(comm_only)), at_cool = terms(p, bqp_solve_exact(cool_only));
+    const Terms random = random_terms(p), chosen = terms(p, x);
+    stats_.random.comm += random.comm, stats_.random.cool += random.cool;
+    stats_.chosen.comm += chosen.comm, stats_.chosen.cool += chosen.cool;
+    stats_.swing.comm += at_cool.comm - at_comm.comm, stats_.swing.cool += at_comm.cool - at_cool.cool;
+  }
+
   BqpModel model_;
   Stats& stats_;
   std::vector<NodeId> candidates_;
@@ -94,10 +136,58 @@ double mean(const std::vector<double>& v) {
 
 double max_of(const std::vector<double>& v) { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); }
 
-/// `room`: the platform's parameters (meng40, or a generated room with a proportionally higher rate).
+void print_policy(const char* name, const Stats& stats) {
+  std::printf("  %-24s %4zu decisions: gap mean %.3f%% max %.3f%%; exact median %.3f ms max %.1f ms; heuristic median "
+              "%.3f ms\n",
+              name, stats.gap.size(), 100 * mean(stats.gap), 100 * max_of(stats.gap), 1e3 * bench::median(stats.exact_s),
+              1e3 * max_of(stats.exact_s), 1e3 * bench::median(stats.heuristic_s));
+  if (!stats.contributions || stats.gap.empty()) return;
+  const double d = double(stats.gap.size());
+  std::printf("    terms of Eq. 11, means over its decisions (alpha' comm / beta' cool): random nodes %.2f / %.2f; "
+              "chosen %.2f / %.2f; swing between the single-term optima %.2f / %.2f\n",
+              stats.random.comm / d, stats.random.cool / d, stats.chosen.comm / d, stats.chosen.cool / d,
+              stats.swing.comm / d, stats.swing.cool / d);
+}
+
+void print_all(const std::vector<Stats>& policies) {
+  Stats all;
+  for (const Stats& stats : policies) {
+    for (auto v : {&Stats::gap, &Stats::exact_s, &Stats::heuristic_s}) (all.*v).insert((all.*v).end(), (stats.*v).begin(), (stats.*v).end());
+  }
+  std::printf("  all %zu decisions: heuristic gap mean %.3f%% max %.3f%% (targets 1%%, 5%%)\n", all.gap.size(),
+              100 * mean(all.gap), 100 * max_of(all.gap));
+}
+
+/// Every point of the spec at `path`, simulated as `dcsweep run` does (same parameters, streams).
+void spec_gap_report(const std::string& path) {
+  const SweepSpec spec = read_spec(path, simulation_catalog());
+  const Grid grid(spec, simulation_catalog());
+  std::printf("%s: %llu points\n", path.c_str(), static_cast<unsigned long long>(grid.size()));
+  std::vector<std::pair<std::string, Stats>> policies;  // by weighting, in the spec's order
+  for (std::uint64_t flat = 0; flat < grid.size(); ++flat) {
+    const ParamSet params = grid.params(flat);
+    const double alpha = params.real("alpha"), beta = params.real("beta");
+    char name[64];
+    std::snprintf(name, sizeof name, "alpha %g beta %g", alpha, beta);
+    auto it = std::find_if(policies.begin(), policies.end(), [&](const auto& p) { return p.first == name; });
+    if (it == policies.end()) it = policies.insert(policies.end(), {name, Stats{}});
+    it->second.contributions = alpha > 0 && beta > 0;
+    const Scenario s = make_scenario(params, flat, grid.replicate(flat));
+    GapRecorder recorder(s, it->second);
+    run(s, recorder);
+  }
+  std::vector<Stats> all;
+  for (const auto& [name, stats] : policies) {
+    print_policy(name.c_str(), stats);
+    all.push_back(stats);
+  }
+  print_all(all);
+}
+
+/// `room`: the platform's parameters (a generated room with a proportionally higher rate).
 void gap_report(int queues, const std::map<std::string, ParamValue>& room, const char* title) {
   std::printf("%s: %d queues of 40 Poisson jobs (1-16 nodes, 1-20 min)\n", title, queues);
-  Stats all;
+  std::vector<Stats> policies;
   for (const auto& [name, alpha, beta] : {std::tuple{"performance-aware", 1.0, 0.0}, std::tuple{"joint", 0.5, 0.5},
                                           std::tuple{"cooling-aware", 0.0, 1.0}}) {
     Stats stats;
@@ -109,14 +199,10 @@ void gap_report(int queues, const std::map<std::string, ParamValue>& room, const
       GapRecorder recorder(s, stats);
       run(s, recorder);
     }
-    std::printf("  %-17s %4zu decisions: gap mean %.3f%% max %.3f%%; exact median %.3f ms max %.1f ms; heuristic median "
-                "%.3f ms\n",
-                name, stats.gap.size(), 100 * mean(stats.gap), 100 * max_of(stats.gap), 1e3 * bench::median(stats.exact_s),
-                1e3 * max_of(stats.exact_s), 1e3 * bench::median(stats.heuristic_s));
-    for (auto v : {&Stats::gap, &Stats::exact_s, &Stats::heuristic_s}) (all.*v).insert((all.*v).end(), (stats.*v).begin(), (stats.*v).end());
+    print_policy(name, stats);
+    policies.push_back(stats);
   }
-  std::printf("  all %zu decisions: heuristic gap mean %.3f%% max %.3f%% (targets 1%%, 5%%)\n", all.gap.size(),
-              100 * mean(all.gap), 100 * max_of(all.gap));
+  print_all(policies);
 }
 
 /// The exact solve's hardest meng40 decisions: every node free, n = 4 .. 20, each weighting, from
@@ -199,13 +285,20 @@ void room_timing(double rate_per_h) {
 int main(int argc, char** argv) {
   int queues = 10;
   double rate = 340;  // about 500 busy nodes: 340/h x 8.5 nodes x 630 s
+  std::string spec = "inputs/specs/meng-p0-dynamic.toml";
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string arg = argv[i];
     if (arg == "--queues") queues = std::stoi(argv[i + 1]);
     if (arg == "--rate-1000") rate = std::stod(argv[i + 1]);
+    if (arg == "--spec") spec = argv[i + 1];
   }
   using dcsweep::ParamValue;
-  dcsweep::gap_report(queues, {{"platform", std::string("meng40")}}, "[P0] section 5.3 on meng40 (20 jobs/h)");
+  try {
+    dcsweep::spec_gap_report(spec);
+  } catch (const dcsweep::InputError& e) {
+    std::fprintf(stderr, "bench_bqp: %s\n", e.what());
+    return 2;
+  }
   dcsweep::gap_report(queues,
                       {{"platform", std::string("room")}, {"room_rows", std::int64_t{2}},
                        {"room_racks_per_row", std::int64_t{5}}, {"room_nodes_per_rack", std::int64_t{6}},

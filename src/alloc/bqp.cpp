@@ -66,6 +66,8 @@ std::vector<ParamSpec> bqp_params() {
   };
 }
 
+void bqp_check_params(const ParamSet& params) { check_thermal_params(params, bqp_settings(params)); }
+
 BqpSettings bqp_settings(const ParamSet& params) {
   BqpSettings s;
   s.alpha = params.real("alpha");
@@ -174,9 +176,8 @@ AllocatorRegistry::Entry bqp_allocator_entry() {
           "nodes, greedy + swap local search above",
           bqp_params(),
           [](const BuildContext& ctx, const Platform& platform) -> std::unique_ptr<Allocator> {
-            const BqpSettings settings = bqp_settings(ctx.params);
-            check_thermal_params(ctx.params, settings);
-            return std::make_unique<BqpAllocator>(platform, settings);
+            bqp_check_params(ctx.params);
+            return std::make_unique<BqpAllocator>(platform, bqp_settings(ctx.params));
           }};
 }
 

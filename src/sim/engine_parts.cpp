@@ -6,6 +6,7 @@
 #include "dcsweep/comm/comm.hpp"
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/core/rng.hpp"
+#include "dcsweep/sim/scenario.hpp"
 
 namespace dcsweep {
 
@@ -14,7 +15,7 @@ std::vector<JobAttributes> job_attributes(const Scenario& s) {
   const std::string& pattern = s.params.text("comm_pattern");
   const bool mixed = pattern == "mixed";
   const std::uint8_t fixed = mixed ? 0 : comm::pattern_index(pattern);
-  RngStream rng(s.key, StreamPurpose::job_attributes);
+  RngStream rng(workload_key(s), StreamPurpose::job_attributes);
   std::vector<JobAttributes> out(s.workload.jobs.size());
   for (std::size_t i = 0; i < out.size(); ++i) {
     const Job& j = s.workload.jobs[i];

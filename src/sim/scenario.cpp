@@ -3,6 +3,7 @@
 #include "dcsweep/sim/runtime_model.hpp"
 
 #include "dcsweep/alloc/allocator.hpp"
+#include "dcsweep/alloc/bqp.hpp"
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/sched/scheduler.hpp"
 #include "dcsweep/workload/synthetic.hpp"
@@ -56,6 +57,10 @@ std::shared_ptr<const SwfTrace> load(const ParamSet& p, const TraceLoader& loade
 std::vector<ParamSpec> scenario_params() {
   return {
       integer("seed", 1, 0, 9.0e15, "base of every random stream (with point index and replicate)"),
+      integer("workload_seed", 0, 0, 9.0e15,
+              "0: the jobs and their sampled attributes (Poisson arrivals, mixed patterns) come from the point's own "
+              "streams (seed, point, replicate); > 0: from (workload_seed, 0, replicate), the same for every point "
+              "that shares it, so the points of a sweep compare policies on the same queues ([P0] Sec. 5.3)"),
       choice("platform", platform_registry().names(), "trace", "the simulated machine"),
       choice("workload", {"trace", "poisson"}, "trace", "jobs from an SWF trace, or synthetic Poisson arrivals"),
       {.name = "trace", .type = ParamType::text, .default_value = std::string(),
@@ -93,8 +98,18 @@ std::vector<ParamSpec> scenario_params() {
   };
 }
 
+void check_policy_params(const ParamSet& params) {
+  if (params.text("allocator") == "bqp") bqp_check_params(params);
+}
+
+StreamKey workload_key(const Scenario& s) {
+  const auto shared = static_cast<std::uint64_t>(s.params.integer("workload_seed"));
+  return shared == 0 ? s.key : StreamKey{shared, 0, s.key.replicate};
+}
+
 Scenario make_scenario(const ParamSet& params, std::uint64_t point, std::uint64_t replicate,
                        const TraceLoader& loader) {
+  check_policy_params(params);
   Scenario s{params, StreamKey{static_cast<std::uint64_t>(params.integer("seed")), point, replicate}, {}, {}};
   const BuildContext build{params, s.key};
   const bool from_trace = params.text("workload") == "trace";
@@ -108,7 +123,7 @@ Scenario make_scenario(const ParamSet& params, std::uint64_t point, std::uint64_
   if (trace) {
     s.workload = build_workload(*trace, trace_options(params), size);
   } else {
-    RngStream rng(s.key, StreamPurpose::workload);
+    RngStream rng(workload_key(s), StreamPurpose::workload);
     s.workload = generate_poisson(poisson_options(params), rng, size.nodes);
   }
   return s;

@@ -101,6 +101,7 @@ std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, 
   std::vector<double> costs(grid.size(), -1.0);
   for (std::uint64_t i = 0; i < grid.size(); ++i) {
     const ParamSet p = grid.params(i);
+    check_policy_params(p);  // a point the policies refuse is bad input, whatever its workload
     const auto [it, added] = by_workload.try_emplace(workload_key(p), by_workload.size(), -1.0);
     auto& [order, cost] = it->second;
     if (order % parts != part) continue;

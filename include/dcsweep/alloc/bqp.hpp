@@ -59,6 +59,10 @@ struct BqpSettings {
   std::int32_t exact_max_nodes = 40;
 };
 BqpSettings bqp_settings(const ParamSet& params);
+/// What the parameters alone show is wrong for bqp (InputError naming the parameter): weights
+/// both 0, or beta > 0 where the run will have no D (thermal_model, node_power). A sweep checks
+/// every point with it before any simulation starts (check_policy_params, sim/scenario.hpp).
+void bqp_check_params(const ParamSet& params);
 std::vector<ParamSpec> bqp_params();
 
 /// What one simulation's bqp keeps between decisions: the platform's coordinates, the automatic

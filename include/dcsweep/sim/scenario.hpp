@@ -19,6 +19,16 @@ using TraceLoader = std::function<std::shared_ptr<const SwfTrace>(const std::str
 /// The parameters read by make_scenario (platform, workload selection and generation, policies).
 std::vector<ParamSpec> scenario_params();
 
+/// The key of the streams the jobs and their sampled attributes are drawn from: the point's own
+/// (seed, point, replicate), or (workload_seed, 0, replicate) when workload_seed > 0, shared by
+/// every point with that workload_seed (common random numbers across a sweep's policies).
+StreamKey workload_key(const Scenario& s);
+
+/// Combinations of values a policy refuses, found from the parameters alone (InputError naming a
+/// parameter; today bqp's, bqp_check_params). make_scenario runs it, and a sweep's cost estimate
+/// on every point, so a spec with such a point is bad input (exit 2) before any rank simulates.
+void check_policy_params(const ParamSet& params);
+
 /// Builds the scenario of one simulation. InputError on bad input (missing trace, a platform the
 /// trace does not fit, strict rejections).
 Scenario make_scenario(const ParamSet& params, std::uint64_t point = 0, std::uint64_t replicate = 0,
