@@ -65,11 +65,16 @@ void check_optimal(const ClpSimplex& lp) {
 }  // namespace
 
 void require_room(const Platform& platform, const ParamSet& params, std::string_view allocator) {
-  const std::string who = "allocator '" + std::string(allocator) + "'";
   if (!platform.has_room()) {
-    throw InputError(who + " needs a platform with a room (it reads inlet temperatures); platform '" + platform.name +
+    throw InputError("allocator '" + std::string(allocator) +
+                     "' needs a platform with a room (it reads inlet temperatures); platform '" + platform.name +
                      "' has none");
   }
+  require_room_params(params, allocator);
+}
+
+void require_room_params(const ParamSet& params, std::string_view allocator) {
+  const std::string who = "allocator '" + std::string(allocator) + "'";
   const std::string& model = params.text("thermal_model");
   if (model == "none" || model == "crac_node") {
     throw InputError(who + " needs the recirculation model (thermal_model auto or recirculation: it reads D); thermal_model is '" +

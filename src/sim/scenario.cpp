@@ -4,6 +4,7 @@
 
 #include "dcsweep/alloc/allocator.hpp"
 #include "dcsweep/alloc/bqp.hpp"
+#include "dcsweep/alloc/mpit.hpp"
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/sched/scheduler.hpp"
 #include "dcsweep/workload/synthetic.hpp"
@@ -99,7 +100,9 @@ std::vector<ParamSpec> scenario_params() {
 }
 
 void check_policy_params(const ParamSet& params) {
-  if (params.text("allocator") == "bqp") bqp_check_params(params);
+  const std::string& allocator = params.text("allocator");
+  if (allocator == "bqp") bqp_check_params(params);
+  if (allocator == "mpit" || allocator == "joint") require_room_params(params, allocator);
 }
 
 StreamKey workload_key(const Scenario& s) {

@@ -63,6 +63,11 @@ expect_error 2 "dcsweep: error: allocator 'joint' needs a platform with a room (
 expect_error 2 "dcsweep: error: allocator 'mpit' needs the recirculation model" \
   simulate --trace "$tmp/one.swf" --platform meng40 --thermal-model crac_node --allocator mpit
 expect_error 2 "dcsweep: error: parameter 'comm_pattern': unknown value 'ring'" simulate --trace "$tmp/one.swf" --comm-pattern ring
+# a sweep point whose parameters rule out a thermal allocator is bad input before any simulation
+printf '[sweep]\nseed = 1\n[base]\nplatform = "meng40"\nworkload = "poisson"\nthermal_model = "crac_node"\n[axes]\nallocator = ["mc1x1", "mpit"]\n' >"$tmp/mpit_crac.toml"
+expect_error 2 "dcsweep: error: allocator 'mpit' needs the recirculation model" validate "$tmp/mpit_crac.toml"
+expect_error 2 "dcsweep: error: allocator 'mpit' needs the recirculation model" run "$tmp/mpit_crac.toml" -o "$tmp/mpit_crac.h5"
+[ ! -e "$tmp/mpit_crac.h5" ] || { echo "FAIL: a refused sweep wrote $tmp/mpit_crac.h5"; exit 1; }
 printf '[sweep]\nseed = 1\n[axes]\ngamma = []\n' >"$tmp/empty.toml"
 expect_error 2 "dcsweep: error: $tmp/empty.toml:4: [axes] gamma: empty axis" validate "$tmp/empty.toml"
 expect_error 2 "dcsweep: error: $tmp/missing.toml: cannot open the spec" validate "$tmp/missing.toml"

@@ -29,6 +29,9 @@ namespace dcsweep {
 /// InputError unless a thermal allocator can read the room: the platform has one, the thermal
 /// model is the recirculation model (D) and nodes draw power. Names the allocator.
 void require_room(const Platform& platform, const ParamSet& params, std::string_view allocator);
+/// The part of require_room the parameters alone decide (thermal model, node power): checked on
+/// every point of a sweep before any simulation starts (check_policy_params, sim/scenario.hpp).
+void require_room_params(const ParamSet& params, std::string_view allocator);
 
 /// The largest inlet rise over the supply (K) once `nodes` run in `config`, from the rises now:
 /// max_i rise_i + sum over the nodes of D(i, zone) (busy - idle). O(zones x distinct zones).
