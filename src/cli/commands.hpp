@@ -41,6 +41,7 @@ int run_command(std::span<const std::string> args, std::ostream& out, std::ostre
 int plan_command(std::span<const std::string> args, std::ostream& out);
 int thermal_command(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 int analyze_command(std::span<const std::string> args, std::ostream& out);
+int plot_command(std::span<const std::string> args, std::ostream& out);
 int platform_command(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 
 }  // namespace dcsweep::cli
