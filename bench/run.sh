@@ -58,3 +58,6 @@ echo
 echo "== NASA-iPSC (whole trace) on meng40 with meng_tau, in process, one core, median of $runs =="
 taskset -c 0 "$bin/bench/bench_compare" inputs/traces/NASA-iPSC-1993-3.1-cln.swf --platform meng40 --scale-to-platform \
   --runs "$runs" --set runtime_model=meng_tau --variant allocator=first_fit --variant allocator=mc1x1
+echo
+echo "== sensitivity analysis (issue 13): analyze on 100,002 points, designs of 10^6 points, one core, median of $runs =="
+taskset -c 0 "$bin/bench/bench_analysis" --runs "$runs"
