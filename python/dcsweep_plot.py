@@ -219,10 +219,20 @@ def heatmap(ds, data, args, fig, axes):
         mesh = ax.pcolormesh(range(grid.shape[1] + 1), range(grid.shape[0] + 1), grid.values, shading="flat")
         ax.set_xticks([i + 0.5 for i in range(grid.shape[1])], [fmt(v) for v in grid[x].values])
         ax.set_yticks([i + 0.5 for i in range(grid.shape[0])], [fmt(v) for v in grid[y].values])
+        if grid.size <= 60:  # few cells: their values written in them
+            annotate(ax, grid.values, mesh)
         ax.set_xlabel(label(ds, x))
         ax.set_ylabel(label(ds, y))
         ax.set_title(title)
         fig.colorbar(mesh, ax=ax, label=label(ds, args.metric))
+
+
+def annotate(ax, values, mesh):
+    import numpy as np
+    middle = np.nanmean([np.nanmin(values), np.nanmax(values)]) if np.isfinite(values).any() else 0
+    for (row, col), v in np.ndenumerate(values):
+        ax.text(col + 0.5, row + 0.5, f"{v:.3g}", ha="center", va="center",
+                color="white" if v < middle else "black")
 
 
 def fmt(v):
@@ -294,11 +304,13 @@ def series(ds, index, args, fig, axes):
 
 
 def point_label(panel, free, point):
+    """The legend of a point's line: its value along the one free dimension."""
+    import numpy as np
     if not free:
         return None
     dim = free[0]
-    where = int((panel.values == point).nonzero()[0][0]) if panel.ndim == 1 else 0
-    return f"{dim}={fmt(panel[dim].values[where])}"
+    position = np.argwhere(panel.values == point)[0]
+    return f"{dim}={fmt(panel[dim].values[position[panel.dims.index(dim)]])}"
 
 
 def index_bars(ds, data, args, fig, axes):
@@ -327,7 +339,8 @@ def index_bars(ds, data, args, fig, axes):
             errors = [low, high]
         ax.bar([i + (c - (len(columns) - 1) / 2) * width for i in range(len(factors))], heights, width, yerr=errors,
                capsize=3, label=name)
-    ax.set_xticks(range(len(factors)), factors)
+    crowded = sum(len(f) for f in factors) > 60  # long names would overlap
+    ax.set_xticks(range(len(factors)), factors, rotation=20 if crowded else 0, ha="right" if crowded else "center")
     ax.set_xlabel("factor")
     unit = f" [{metric['units']}]" if result["design"]["kind"] == "morris" and metric["units"] else ""
     ax.set_ylabel({"sobol": "Sobol index", "morris": f"elementary effect{unit}", "lhs": "rank correlation",

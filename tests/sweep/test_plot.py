@@ -19,7 +19,7 @@ GRID_SPEC = """
 [sweep]
 name = "plot-grid"
 seed = 5
-replicates = 2
+replicates = {replicates}
 [base]
 platform = "meng40"
 trace = "inputs/traces/KTH-SP2-1996-2.1-cln.swf"
@@ -41,11 +41,12 @@ class Plot(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
-        spec = os.path.join(cls.tmp.name, "grid.toml")
-        with open(spec, "w") as f:
-            f.write(GRID_SPEC)
-        cls.grid = os.path.join(cls.tmp.name, "grid.h5")
-        sweeplib.run(BINARY, ["run", spec, "-o", cls.grid, "--quiet"], None, cwd=ROOT, check_code=0)
+        for name, replicates in (("grid", 2), ("single", 1)):
+            spec = os.path.join(cls.tmp.name, f"{name}.toml")
+            with open(spec, "w") as f:
+                f.write(GRID_SPEC.format(replicates=replicates))
+            setattr(cls, name, os.path.join(cls.tmp.name, f"{name}.h5"))
+            sweeplib.run(BINARY, ["run", spec, "-o", getattr(cls, name), "--quiet"], None, cwd=ROOT, check_code=0)
         cls.sobol = os.path.join(cls.tmp.name, "sobol.h5")
         sweeplib.run(BINARY, ["run", SOBOL_SPEC, "-o", cls.sobol, "--quiet"], None, cwd=ROOT, check_code=1)
 
@@ -88,6 +89,9 @@ class Plot(unittest.TestCase):
         self.render(self.grid, "utilization", "--x", "time", "--select", "allocator=random", "--select",
                     "redline_c=28", "--select", "replicate=1", size=(800, 500),
                     labels=["simulated time [h]", "utilization", "gamma=0.5", "gamma=0.75", "gamma=1"])
+        # one replicate: its dimension stays, of size 1, beside the free one
+        self.render(self.single, "cooling_power_w", "--x", "time", "--select", "allocator=first_fit", "--select",
+                    "gamma=1", size=(800, 500), labels=["cooling_power_w [W]", "redline_c=24", "redline_c=28"])
 
     def test_index_bars_of_sobol_indices_and_of_grid_main_effects(self):
         self.render(self.sobol, "avg_wait_s", "--x", "factor", size=(800, 500),
