@@ -15,6 +15,4 @@ plot() { build/dcsweep plot "$@"; }
 plot results/demo.h5 cooling_energy_j --x redline_c --y allocator -o docs/figures/demo-cooling-heatmap.png
 plot results/demo.h5 cooling_power_w --x time --select redline_c=27 -o docs/figures/demo-cooling-series.png
 plot results/meng40-sensitivity.h5 cooling_energy_j --x factor -o docs/figures/meng40-sobol-cooling.png
-plot results/meng40-sensitivity.h5 cooling_energy_j --x supply_temp_min_c --y redline_c \
-  -o docs/figures/meng40-cooling-samples.png
 build/dcsweep analyze results/meng40-sensitivity.h5 --metric cooling_energy_j avg_cooling_power_w makespan_s
