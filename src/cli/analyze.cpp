@@ -178,9 +178,9 @@ std::vector<MetricAnalysis> sobol(const FileData& data, const AnalyzeOptions& op
 std::vector<MetricAnalysis> morris(const FileData& data, const AnalyzeOptions& options) {
   std::vector<MetricAnalysis> out;
   for (std::size_t m = 0; m < data.values.size(); ++m) {
-    analysis::Bootstrap b = options.bootstrap;
-    b.stream = m;
-    const analysis::MorrisEffects e = analysis::morris_effects(data.values[m], data.spec.design.unit, b);
+    // Every metric resamples the same trajectories (as the Sobol indices share their base rows), so
+    // a metric's interval does not depend on which others were asked for.
+    const analysis::MorrisEffects e = analysis::morris_effects(data.values[m], data.spec.design.unit, options.bootstrap);
     MetricAnalysis a{data.metrics[m]};
     describe(data.values[m], a);
     a.note = "elementary effects per whole range of each factor, over " + std::to_string(e.trajectories) + " trajectories";
@@ -254,26 +254,35 @@ std::string interval_text(const Estimate& e, Column::Kind kind) {
   return text;
 }
 
+/// The width of a column's interval text: the longest interval, or the header.
+std::size_t interval_width(const Column& c, const std::string& header) {
+  std::size_t width = header.size();
+  for (const Estimate& e : c.values) width = std::max(width, interval_text(e, c.kind).size());
+  return width + 2;
+}
+
 void print_metric(std::ostream& out, const MetricAnalysis& a, const std::vector<std::string>& rows, double confidence) {
   out << "\n" << a.metric.name << (a.metric.unit.empty() ? "" : " [" + a.metric.unit + "]") << ": "
       << a.values << " values, mean " << cell(a.mean, Column::number) << ", sd " << cell(a.sd, Column::number)
       << "; " << a.note << "\n  " << std::left << std::setw(26) << "";
   const std::string ci = std::to_string(static_cast<int>(std::round(confidence * 100))) + "% interval";
   for (const Column& c : a.columns) {
-    out << std::right << std::setw(10) << c.header;
-    if (c.interval) out << "  " << std::left << std::setw(20) << ci;
+    out << std::right << std::setw(11) << c.header;
+    if (c.interval) out << "  " << std::left << std::setw(static_cast<int>(interval_width(c, ci))) << ci;
   }
   out << "\n";
   for (std::size_t r = 0; r < rows.size(); ++r) {
     out << "  " << std::left << std::setw(26) << rows[r];
     for (const Column& c : a.columns) {
-      out << std::right << std::setw(10) << cell(c.values[r].value, c.kind);
-      if (c.interval) out << "  " << std::left << std::setw(20) << interval_text(c.values[r], c.kind);
+      out << std::right << std::setw(11) << cell(c.values[r].value, c.kind);
+      if (c.interval) {
+        out << "  " << std::left << std::setw(static_cast<int>(interval_width(c, ci))) << interval_text(c.values[r], c.kind);
+      }
     }
     out << "\n";
   }
   for (const auto& [pair, e] : a.pairs) {
-    out << "  S2 " << std::left << std::setw(23) << pair << std::right << std::setw(10) << cell(e.value, Column::fraction)
+    out << "  S2 " << std::left << std::setw(23) << pair << std::right << std::setw(11) << cell(e.value, Column::fraction)
         << "  " << interval_text(e, Column::fraction) << "\n";
   }
 }

@@ -159,6 +159,19 @@ class Analyze(unittest.TestCase):
         self.assertIn("the same at every point (no indices):", table)
         self.assertIn("jobs_rejected_no_size", table.split("the same at every point")[1])
 
+    def test_reproducible_whatever_else_is_asked(self):
+        for design in ("sobol", "morris"):
+            with self.subTest(design=design):
+                alone = json.loads(analyze(self.files[design], "--json", "--metric", "cooling_energy_j").stdout)
+                again = json.loads(analyze(self.files[design], "--json", "--metric", "cooling_energy_j").stdout)
+                every = json.loads(analyze(self.files[design], "--json").stdout)
+                self.assertEqual(alone["metrics"]["cooling_energy_j"], again["metrics"]["cooling_energy_j"])
+                one, all_ = alone["metrics"]["cooling_energy_j"], every["metrics"]["cooling_energy_j"]
+                key = "total" if design == "sobol" else "mu_star"
+                for factor, estimate in one[key].items():
+                    for bound in ("value", "low", "high"):
+                        self.assertAlmostEqual(estimate[bound], all_[key][factor][bound], places=9)
+
     def test_bad_input_is_one_line_and_exit_2(self):
         cases = [
             (["--metric", "cooling_energy"], "has no metric 'cooling_energy' (did you mean 'cooling_energy_j'?)"),
