@@ -401,7 +401,7 @@ AnalyzeOptions parse_analyze_options(std::span<const std::string> args, std::ost
       "json", po::bool_switch(), "one JSON object on stdout")(
       "bootstrap", po::value<std::size_t>()->default_value(1000)->value_name("B"),
       "bootstrap resamples of the intervals (0: none)")(
-      "confidence", po::value<double>()->default_value(0.95)->value_name("C"), "the intervals' confidence level")(
+      "confidence", po::value<double>()->default_value(0.95, "0.95")->value_name("C"), "the intervals' confidence level")(
       "help,h", "this help");
   const po::variables_map vm = parse_options(args, options, "analyze", true);
   help = vm.count("help") > 0;
@@ -435,6 +435,11 @@ int analyze_command(std::span<const std::string> args, std::ostream& out) {
     case DesignKind::morris: all = morris(data, options); break;
     case DesignKind::lhs: all = lhs(data); break;
     case DesignKind::grid: all = grid(data); break;
+  }
+  if (options.bootstrap.resamples == 0) {  // no intervals: no empty columns for them
+    for (MetricAnalysis& a : all) {
+      for (Column& c : a.columns) c.interval = c.interval && options.json;
+    }
   }
   options.json ? print_json(out, data, all, options) : print_table(out, data, all, options);
   return kExitOk;
