@@ -115,38 +115,54 @@ void Errors::fail(int line, const std::string& where, const std::string& what) c
   throw InputError(path + ":" + std::to_string(line) + ": " + where + ": " + what);
 }
 
+namespace {
+
+/// A key that kind `kind` does not take: another kind's (say whose), or a typo (the closest).
+[[noreturn]] void refuse_key(const std::string& name, int line, DesignKind kind, const Errors& errors) {
+  const std::vector<std::string> all = {"kind", "samples", "base_samples", "second_order", "trajectories", "levels", "seed"};
+  std::string what = "'" + name + "' is not a key of kind = " + quoted(design_name(kind)) + " (its keys: " +
+                     join(keys_of(kind)) + ")";
+  if (std::find(all.begin(), all.end(), name) == all.end()) {
+    const std::string hint = closest_name(name, all);
+    what = "unknown key '" + name + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)");
+  }
+  errors.fail(line, "[design]", what);
+}
+
+/// One key of the table into `d` (the kind's own keys only).
+void set_key(Design& d, const std::string& name, const toml::node& node, const Errors& errors) {
+  constexpr std::int64_t kMax = static_cast<std::int64_t>(kMaxDesignSamples);
+  const std::string where = "[design] " + name;
+  if (name == "samples") d.samples = integer(node, 1, kMax, where, errors);
+  if (name == "base_samples") d.base_samples = integer(node, 2, kMax, where, errors);
+  if (name == "trajectories") d.trajectories = integer(node, 2, kMax, where, errors);
+  if (name == "seed") d.seed = static_cast<std::uint64_t>(integer(node, 0, INT64_MAX, where, errors));
+  if (name == "levels") {
+    d.levels = integer(node, 2, 1000, where, errors);
+    if (d.levels % 2 != 0) {
+      errors.fail(line_of(node), where, "Morris levels must be even (delta = p / (2 (p - 1)) then keeps every step on the grid)");
+    }
+  }
+  if (name == "second_order") {
+    if (!node.is_boolean()) errors.fail(line_of(node), where, "expected true or false");
+    d.second_order = node.as_boolean()->get();
+  }
+}
+
+}  // namespace
+
 Design parse_design(const toml::table& t, std::uint64_t seed, const Errors& errors) {
   Design d;
   d.line = line_of(t);
   d.kind = kind_of(t, errors);
   d.seed = seed;
   const std::vector<std::string> keys = keys_of(d.kind);
-  constexpr std::int64_t kMax = static_cast<std::int64_t>(kMaxDesignSamples);
   for (auto&& [key, node] : t) {
     const std::string name(key.str());
-    const std::string where = "[design] " + name;
     if (std::find(keys.begin(), keys.end(), name) == keys.end()) {
-      const std::vector<std::string> all = {"kind", "samples", "base_samples", "second_order", "trajectories", "levels",
-                                            "seed"};
-      std::string what = "'" + name + "' is not a key of kind = " + quoted(design_name(d.kind)) + " (its keys: " + join(keys) + ")";
-      if (std::find(all.begin(), all.end(), name) == all.end()) {
-        const std::string hint = closest_name(name, all);
-        what = "unknown key '" + name + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)");
-      }
-      errors.fail(static_cast<int>(key.source().begin.line), "[design]", what);
+      refuse_key(name, static_cast<int>(key.source().begin.line), d.kind, errors);
     }
-    if (name == "samples") d.samples = integer(node, 1, kMax, where, errors);
-    if (name == "base_samples") d.base_samples = integer(node, 2, kMax, where, errors);
-    if (name == "trajectories") d.trajectories = integer(node, 2, kMax, where, errors);
-    if (name == "seed") d.seed = static_cast<std::uint64_t>(integer(node, 0, INT64_MAX, where, errors));
-    if (name == "levels") {
-      d.levels = integer(node, 2, 1000, where, errors);
-      if (d.levels % 2 != 0) errors.fail(line_of(node), where, "Morris levels must be even (delta = p / (2 (p - 1)) then keeps every step on the grid)");
-    }
-    if (name == "second_order") {
-      if (!node.is_boolean()) errors.fail(line_of(node), where, "expected true or false");
-      d.second_order = node.as_boolean()->get();
-    }
+    set_key(d, name, node, errors);
   }
   if (d.kind == DesignKind::lhs) require(t.contains("samples"), d, "samples", errors);
   if (d.kind == DesignKind::sobol) require(t.contains("base_samples"), d, "base_samples", errors);
@@ -201,17 +217,39 @@ void check_bound(const ParamSpec& spec, const toml::table& t, const char* key, c
 
 }  // namespace
 
-Factor continuous_factor(const ParamSpec& spec, const toml::table& t, int line, const Errors& errors) {
-  const std::string where = "[axes] " + spec.name;
+namespace {
+
+void refuse_unknown_factor_keys(const toml::table& t, const std::string& where, const Errors& errors) {
+  const std::vector<std::string> known = {"min", "max", "distribution", "mean", "sd"};
   for (auto&& [key, node] : t) {
     const std::string k(key.str());
-    if (k != "min" && k != "max" && k != "distribution" && k != "mean" && k != "sd") {
-      const std::vector<std::string> known = {"min", "max", "distribution", "mean", "sd"};
-      const std::string hint = closest_name(k, known);
-      errors.fail(static_cast<int>(key.source().begin.line), where,
-                  "unknown key '" + k + "' of a factor" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+    if (std::find(known.begin(), known.end(), k) != known.end()) continue;
+    const std::string hint = closest_name(k, known);
+    errors.fail(static_cast<int>(key.source().begin.line), where,
+                "unknown key '" + k + "' of a factor" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+  }
+}
+
+/// A normal factor's mean and sd (required), which no other distribution takes.
+void normal_parameters(Factor& f, const toml::table& t, const std::string& where, const Errors& errors) {
+  const bool normal = f.distribution.kind == Distribution::Kind::normal;
+  for (const char* key : {"mean", "sd"}) {
+    if (t.contains(key) != normal) {
+      errors.fail(f.line, where, normal ? std::string("a normal factor needs '") + key + "'"
+                                        : std::string("'") + key + "' applies to distribution = \"normal\" only");
     }
   }
+  if (!normal) return;
+  f.distribution.mean = number(t, "mean", where, errors);
+  f.distribution.sd = number(t, "sd", where, errors);
+  if (!(f.distribution.sd > 0)) errors.fail(f.line, where, "'sd' must be > 0");
+}
+
+}  // namespace
+
+Factor continuous_factor(const ParamSpec& spec, const toml::table& t, int line, const Errors& errors) {
+  const std::string where = "[axes] " + spec.name;
+  refuse_unknown_factor_keys(t, where, errors);
   if (spec.type != ParamType::real && spec.type != ParamType::integer) {
     errors.fail(line, where, "a { min, max } factor needs a numeric parameter ('" + spec.name + "' is " +
                                  std::string(type_name(spec.type)) + "); list its values instead");
@@ -219,9 +257,10 @@ Factor continuous_factor(const ParamSpec& spec, const toml::table& t, int line, 
   Factor f{spec.name};
   f.line = line;
   f.distribution.kind = distribution_kind(t, where, errors);
-  const bool normal = f.distribution.kind == Distribution::Kind::normal;
   if (!t.contains("min") || !t.contains("max")) {
-    errors.fail(line, where, normal ? "a normal factor needs 'min' and 'max' (it is truncated to them)" : "a factor needs 'min' and 'max'");
+    errors.fail(line, where, f.distribution.kind == Distribution::Kind::normal
+                                 ? "a normal factor needs 'min' and 'max' (it is truncated to them)"
+                                 : "a factor needs 'min' and 'max'");
   }
   check_bound(spec, t, "min", where, errors);
   check_bound(spec, t, "max", where, errors);
@@ -231,17 +270,7 @@ Factor continuous_factor(const ParamSpec& spec, const toml::table& t, int line, 
   if (f.distribution.kind == Distribution::Kind::log_uniform && f.distribution.min <= 0) {
     errors.fail(line, where, "a log_uniform factor needs min > 0");
   }
-  for (const char* key : {"mean", "sd"}) {
-    if (t.contains(key) != normal) {
-      errors.fail(line, where, normal ? std::string("a normal factor needs '") + key + "'"
-                                      : std::string("'") + key + "' applies to distribution = \"normal\" only");
-    }
-  }
-  if (normal) {
-    f.distribution.mean = number(t, "mean", where, errors);
-    f.distribution.sd = number(t, "sd", where, errors);
-    if (!(f.distribution.sd > 0)) errors.fail(line, where, "'sd' must be > 0");
-  }
+  normal_parameters(f, t, where, errors);
   return f;
 }
 
