@@ -64,3 +64,6 @@ taskset -c 0 "$bin/bench/bench_compare" inputs/traces/NASA-iPSC-1993-3.1-cln.swf
   --runs "$runs" --set runtime_model=meng_tau --set node_power=meng_p1 --set scheduler=easy \
   --variant allocator=mc1x1 --variant allocator=mpit --variant allocator=joint
 taskset -c 0 "$bin/bench/bench_mpit"
+echo
+echo "== sensitivity analysis (issue 13): analyze on 100,002 points, designs of 10^6 points, one core, median of $runs =="
+taskset -c 0 "$bin/bench/bench_analysis" --runs "$runs"

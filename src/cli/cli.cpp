@@ -20,6 +20,10 @@ constexpr const char* kUsage =
     "  platform NAME        describes a platform; --nodes-out, --matrices-out write its nodes and matrices\n"
     "  plan RESULT.h5 [--ranks P ...]\n"
     "                       predicts a sweep's makespan on P ranks from a result file's point times\n"
+    "  analyze RESULT.h5 [--metric M ...] [--json]\n"
+    "                       sensitivity indices of a result file's metrics (Sobol, Morris, main effects)\n"
+    "  plot RESULT.h5 METRIC --x AXIS [--y AXIS] [--facet AXIS] [--select AXIS=VALUE ...] -o FILE\n"
+    "                       a heatmap, lines, a series or index bars, as .png, .svg or .pdf\n"
     "  list                 every registered policy of every family, with its parameters\n"
     "\n"
     "  dcsweep --help, dcsweep COMMAND --help, dcsweep --version\n";
@@ -46,7 +50,9 @@ int dispatch(std::span<const std::string> args, std::ostream& out, std::ostream&
   if (command == "plan") return cli::plan_command(rest, out);
   if (command == "thermal") return cli::thermal_command(rest, out, err);
   if (command == "platform") return cli::platform_command(rest, out, err);
-  throw InputError("unknown command '" + command + "'; valid: simulate, run, validate, thermal, platform, plan, list (see dcsweep --help)");
+  if (command == "analyze") return cli::analyze_command(rest, out);
+  if (command == "plot") return cli::plot_command(rest, out);
+  throw InputError("unknown command '" + command + "'; valid: simulate, run, validate, thermal, platform, plan, analyze, plot, list (see dcsweep --help)");
 }
 
 }  // namespace

@@ -29,12 +29,19 @@ std::vector<std::string> positionals(const po::variables_map& vm);
 /// Copies every parameter option present in `vm` into `params`.
 void apply_params(const po::variables_map& vm, ParamSet& params);
 
+/// JSON has no NaN: a value that does not apply is null.
+std::string json_number(double value);
+/// A JSON string literal (quotes, backslashes and control characters escaped).
+std::string json_string(const std::string& text);
+
 int simulate_command(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 int list_command(std::span<const std::string> args, std::ostream& out);
 int validate_command(std::span<const std::string> args, std::ostream& out);
 int run_command(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 int plan_command(std::span<const std::string> args, std::ostream& out);
 int thermal_command(std::span<const std::string> args, std::ostream& out, std::ostream& err);
+int analyze_command(std::span<const std::string> args, std::ostream& out);
+int plot_command(std::span<const std::string> args, std::ostream& out);
 int platform_command(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 
 }  // namespace dcsweep::cli

@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 #include "commands.hpp"
 #include "dcsweep/core/error.hpp"
@@ -91,6 +93,23 @@ void apply_params(const po::variables_map& vm, ParamSet& params) {
     const auto it = vm.find(dashed(spec.name));
     if (it != vm.end()) params.set_text(spec.name, it->second.as<std::string>());
   }
+}
+
+std::string json_number(double value) { return std::isfinite(value) ? format_number(value) : "null"; }
+
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char code[8];
+      std::snprintf(code, sizeof code, "\\u%04x", c);
+      out += code;
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
 }
 
 }  // namespace dcsweep::cli

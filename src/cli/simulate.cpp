@@ -17,24 +17,6 @@
 namespace dcsweep::cli {
 namespace {
 
-/// JSON has no NaN: a metric that does not apply is null.
-std::string json_number(double value) { return std::isfinite(value) ? format_number(value) : "null"; }
-
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char code[8];
-      std::snprintf(code, sizeof code, "\\u%04x", c);
-      out += code;
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
 void print_json(std::ostream& out, const Report& report) {
   out << "{\"status\": \"ok\"";
   for (const Metric& m : report.metrics) out << ", " << json_string(m.name) << ": " << json_number(m.value);

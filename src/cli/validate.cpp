@@ -46,6 +46,32 @@ void print_axes(std::ostream& out, const SweepSpec& spec) {
   out << "  " << std::left << std::setw(20) << "replicate" << std::right << std::setw(8) << spec.replicates << "\n";
 }
 
+/// "N = 1024 base samples x (5 factors + 2) = 7168 samples": how a sampled design's size arises.
+std::string design_size(const Design& d) {
+  const std::string k = std::to_string(d.factors.size()) + (d.factors.size() == 1 ? " factor" : " factors");
+  const std::string rows = std::to_string(d.rows()) + " samples";
+  switch (d.kind) {
+    case DesignKind::lhs: return rows + " of " + k + " (Latin hypercube: one per stratum of every factor)";
+    case DesignKind::sobol:
+      return "Saltelli's scheme for first-order" + std::string(d.second_order ? ", second-order" : "") +
+             " and total indices, N = " + std::to_string(d.base_samples) + " base samples x (" +
+             (d.second_order ? "2 x " : "") + k + " + 2) = " + rows;
+    case DesignKind::morris:
+      return "elementary effects, r = " + std::to_string(d.trajectories) + " trajectories x (" + k + " + 1) = " +
+             rows + ", p = " + std::to_string(d.levels) + " levels";
+    case DesignKind::grid: break;
+  }
+  return rows;
+}
+
+void print_design(std::ostream& out, const SweepSpec& spec) {
+  const Design& d = spec.design;
+  out << "design: " << design_name(d.kind) << ", " << design_size(d) << ", seed " << d.seed << "\n";
+  out << "factors (the sample dimension's coordinates):\n";
+  for (const Factor& f : d.factors) out << "  " << std::left << std::setw(26) << f.name << f.text() << "\n";
+  out << "  " << std::left << std::setw(26) << "replicate" << spec.replicates << "\n";
+}
+
 std::string bytes_text(double bytes) {
   const char* units[] = {"B", "KB", "MB", "GB", "TB"};
   std::size_t u = 0;
@@ -72,7 +98,7 @@ int validate_command(std::span<const std::string> args, std::ostream& out) {
   out << "spec: " << spec.path;
   if (!spec.name.empty()) out << " (" << spec.name << ")";
   out << ", seed " << spec.seed << "\n";
-  print_axes(out, spec);
+  spec.design.sampled() ? print_design(out, spec) : print_axes(out, spec);
   out << "points: " << grid.size() << "\n"
       << "estimated cost: " << format_number(std::round(total * 100) / 100) << " core-seconds (longest point "
       << format_number(std::round(longest * 1000) / 1000) << " s, room builds included), plus reading each trace "

@@ -8,6 +8,7 @@
 #   Eigen3::Eigen            libeigen3-dev                    thermal (matrices)
 #   dcsweep::cbc             coinor-libcbc-dev                power (PARM ILPs)
 #   Boost::program_options   libboost-program-options-dev     cli
+#   Boost::headers           (the same package's headers)     analysis (Random's sobol engine, Math's erf)
 #   GTest::gtest_main        libgtest-dev                     tests
 #   tomlplusplus::tomlplusplus libtomlplusplus-dev            sweep (spec parser)
 #   dcsweep::random123       librandom123-dev (headers)       core (RNG streams)

@@ -208,6 +208,45 @@ void attach(const Checker& check, hid_t ds, const std::vector<hid_t>& scales) {
 
 std::vector<hsize_t> grid_dims(const Grid& grid) { return {grid.shape().begin(), grid.shape().end()}; }
 
+/// What a sampled design's `sample` dimension is, and in which order its rows come.
+std::string sample_help(const Design& d) {
+  switch (d.kind) {
+    case DesignKind::lhs: return "sample of the Latin hypercube (one per stratum of every factor)";
+    case DesignKind::sobol:
+      return d.second_order ? "sample of the Saltelli design: per base row A, AB_1..AB_k, BA_1..BA_k, B"
+                            : "sample of the Saltelli design: per base row A, AB_1..AB_k, B";
+    case DesignKind::morris: return "sample of the Morris design: trajectories of k + 1 points, one factor moving per step";
+    case DesignKind::grid: break;
+  }
+  return "sample";
+}
+
+/// A sampled design's description: root attributes (kind, sizes, seed, factors), and its points in
+/// the unit cube, `unit_coordinates` over (sample, factor), what SALib-style analyses read.
+void describe_design(const Checker& check, hid_t file, hid_t sample_scale, const Design& d) {
+  text_attribute(check, file, "design_kind", std::string(design_name(d.kind)));
+  number_attribute(check, file, "design_samples", H5T_STD_U64LE, H5T_NATIVE_UINT64, std::uint64_t(d.rows()));
+  if (d.kind == DesignKind::sobol) {
+    number_attribute(check, file, "design_base_samples", H5T_STD_I64LE, H5T_NATIVE_INT64, d.base_samples);
+    number_attribute(check, file, "design_second_order", H5T_STD_I8LE, H5T_NATIVE_INT8, std::int8_t(d.second_order));
+  }
+  if (d.kind == DesignKind::morris) {
+    number_attribute(check, file, "design_trajectories", H5T_STD_I64LE, H5T_NATIVE_INT64, d.trajectories);
+    number_attribute(check, file, "design_levels", H5T_STD_I64LE, H5T_NATIVE_INT64, d.levels);
+  }
+  number_attribute(check, file, "design_seed", H5T_STD_U64LE, H5T_NATIVE_UINT64, d.seed);
+  std::vector<ParamValue> names;
+  for (const Factor& f : d.factors) names.push_back(f.name);
+  const ParamSpec factor_spec{.name = "factor", .type = ParamType::text, .help = "the design's factors"};
+  Handle factor = coordinate(check, file, "factor", factor_spec, names);
+  check(H5DSset_scale(factor, "factor"), "make factor a dimension scale");
+  const std::vector<hsize_t> dims{d.unit.rows(), d.factors.size()};
+  Handle unit = dataset<double>(check, file, "unit_coordinates", H5T_IEEE_F64LE, dims, nullptr, H5T_NATIVE_DOUBLE);
+  if (!d.unit.u.empty()) write_all(check, unit, H5T_NATIVE_DOUBLE, d.unit.u.data(), "unit_coordinates");
+  describe(check, unit, "", "the sample's point in the unit cube, before each factor's distribution");
+  attach(check, unit, {sample_scale, hid_t(factor)});
+}
+
 }  // namespace
 
 void create_result_file(const std::string& path, const FileLayout& layout, const Provenance& provenance,
@@ -243,16 +282,20 @@ void create_result_file(const std::string& path, const FileLayout& layout, const
       scales.push_back(owned.back());
       continue;
     }
-    owned.push_back(index_scale(check, file, axis.name, axis.size(), "position along the zip group of " + join(axis.params)));
+    const bool sampled = spec.design.sampled();  // (a sampled design's one axis, `sample`)
+    owned.push_back(index_scale(check, file, axis.name, axis.size(),
+                                sampled ? sample_help(spec.design) : "position along the zip group of " + join(axis.params)));
     const hid_t scale = owned.back();
     scales.push_back(scale);
     for (std::size_t k = 0; k < axis.params.size(); ++k) {
       const std::string& p = axis.params[k];
       Handle aux = coordinate(check, file, p, layout.catalog.at(layout.catalog.index_of(p)), axis.values[k]);
+      if (sampled) text_attribute(check, aux, "distribution", spec.design.factors[k].text());
       attach(check, aux, {scale});
       auxiliary += (auxiliary.empty() ? "" : " ") + p;
     }
   }
+  if (spec.design.sampled()) describe_design(check, file, scales.front(), spec.design);
   owned.push_back(index_scale(check, file, "replicate", static_cast<std::uint64_t>(spec.replicates),
                               "replicate of the point (its own random streams)"));
   scales.push_back(owned.back());
@@ -448,6 +491,24 @@ PointsTable read_points_table(const std::string& path) {
   table.wall_s = read_vector<double>(check, file, "points/wall_s", H5T_NATIVE_DOUBLE);
   table.cost_estimate_s = read_vector<double>(check, file, "points/cost_estimate_s", H5T_NATIVE_DOUBLE);
   return table;
+}
+
+std::vector<double> read_metric_values(const std::string& path, const std::string& name) {
+  const Checker check(path);
+  Handle file = check.handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
+                             "open the file (is it a dcsweep result file?)");
+  return read_vector<double>(check, file, name, H5T_NATIVE_DOUBLE);
+}
+
+std::vector<MetricSpec> metrics_in_file(const std::string& path, const ResultLayout& layout) {
+  const Checker check(path);
+  Handle file = check.handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
+                             "open the file (is it a dcsweep result file?)");
+  std::vector<MetricSpec> out;
+  for (const MetricSpec& m : layout.metrics) {
+    if (H5Lexists(file, m.name.c_str(), H5P_DEFAULT) > 0) out.push_back(m);
+  }
+  return out;
 }
 
 int write_results(const std::string& path, MPI_Comm comm, const FileLayout& layout, const Provenance& provenance,

@@ -10,6 +10,7 @@
 
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/core/text.hpp"
+#include "design_spec.hpp"
 
 namespace dcsweep {
 namespace {
@@ -60,6 +61,12 @@ class SpecParser {
     } catch (const toml::parse_error& e) {
       throw InputError(path_ + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
     }
+    // [design] first, wherever it is: it decides what [axes] holds.
+    const toml::table* design = nullptr;
+    if (const toml::node* node = root.get("design")) {
+      design = &table(*node, "[design]");
+      spec_.design = design_spec::parse_design(*design, 0, errors_);
+    }
     for (const Entry& e : in_file_order(root)) {
       const std::string& name = e.key;
       const toml::node& node = *e.node;
@@ -68,9 +75,11 @@ class SpecParser {
       else if (name == "base") parse_base(table(node, "[base]"));
       else if (name == "axes") parse_axes(table(node, "[axes]"));
       else if (name == "zip") parse_zips(node);
-      else unknown_key(line, "top level", name, keys_of({"sweep", "base", "axes", "zip"}));
+      else if (name != "design") unknown_key(line, "top level", name, keys_of({"sweep", "design", "base", "axes", "zip"}));
     }
+    if (design != nullptr && !design->contains("seed")) spec_.design.seed = spec_.seed;
     check_axes_apart_from_base();
+    design_spec::sample_design(spec_, catalog_, errors_);
     check_point_count();
     return std::move(spec_);
   }
@@ -157,13 +166,30 @@ class SpecParser {
   void parse_axes(const toml::table& t) {
     for (const Entry& e : in_file_order(t)) {
       const ParamSpec& spec = param(e.key, e.line, "[axes]");
-      add_axis({e.key, {e.key}, {values(spec, *e.node, "[axes] " + e.key)}, e.line});
+      const std::string where = "[axes] " + e.key;
+      const bool continuous = design_spec::is_factor_table(*e.node);
+      if (spec_.design.sampled()) {
+        Factor factor{e.key, !continuous};
+        if (continuous) factor = design_spec::continuous_factor(spec, *e.node->as_table(), e.line, errors_);
+        else factor.levels = values(spec, *e.node, where);
+        factor.line = e.line;
+        spec_.design.factors.push_back(std::move(factor));
+      } else if (continuous) {
+        fail(e.line, where, "a { min, max } factor needs a sampling design ([design] kind = \"lhs\", \"sobol\" or "
+                            "\"morris\"); a grid axis is a list or a range { start, stop, step | num }");
+      } else {
+        add_axis({e.key, {e.key}, {values(spec, *e.node, where)}, e.line});
+      }
     }
   }
 
   void parse_zips(const toml::node& node) {
     const auto* groups = node.as_array();
     if (groups == nullptr) fail(line_of(node), "[[zip]]", "expected [[zip]] tables");
+    if (spec_.design.sampled()) {
+      fail(line_of(node), "[[zip]]", "zip groups are grid axes; a " + std::string(design_name(spec_.design.kind)) +
+                                         " design samples each factor of [axes] on its own");
+    }
     for (const toml::node& group : *groups) parse_zip(table(group, "[[zip]]"));
   }
 
@@ -218,7 +244,9 @@ class SpecParser {
     for (const auto& [name, value] : spec_.base) {
       if (name == "seed") fail(1, "[base] seed", "the seed is set once, in [sweep] seed");
     }
-    for (const Axis& axis : spec_.axes) {
+    std::vector<Axis> varying = spec_.axes;  // (a sampled design's factors, before it is sampled)
+    for (const Factor& f : spec_.design.factors) varying.push_back({"[axes] " + f.name, {f.name}, {}, f.line});
+    for (const Axis& axis : varying) {
       for (const std::string& p : axis.params) {
         if (p == "seed") fail(axis.line, axis.name, "the seed is set once, in [sweep] seed; use replicates");
       }
@@ -307,6 +335,7 @@ class SpecParser {
 
   const std::string& path_;
   const ParamCatalog& catalog_;
+  const design_spec::Errors errors_{path_};
   SweepSpec spec_;
 };
 
@@ -367,6 +396,9 @@ std::vector<std::string> spec_differences(const SweepSpec& was, const SweepSpec&
   for (const auto& [name, value] : was.base) {
     if (find(now.base, name) == nullptr) out.push_back("[base] " + name + " removed (was " + format_value(value) + ")");
   }
+  const std::vector<std::string> design = design_spec::design_differences(was.design, now.design);
+  out.insert(out.end(), design.begin(), design.end());
+  if (!design.empty()) return out;  // (the samples differ then too: no need to list them)
   std::vector<std::string> was_axes, now_axes;
   for (const Axis& a : was.axes) was_axes.push_back(a.name);
   for (const Axis& a : now.axes) now_axes.push_back(a.name);

@@ -150,3 +150,15 @@ def main_args(usage):
     if len(sys.argv) != 3:
         sys.exit(f"usage: {usage} DCSWEEP_BINARY PROJECT_DIR")
     return os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+
+
+def check_failures_recorded(test, f, metric, message):
+    """Every failed point of an open result file has an error containing `message` and NaN for
+    `metric`; every other point no error and a value. Returns the status array."""
+    status = f["points/status"][()]
+    errors = [row.tobytes().rstrip(b"\0").decode() for row in f["points/error"][()]]
+    values = f[metric][()].reshape(-1)
+    for i, s in enumerate(status):
+        test.assertIn(message, errors[i]) if s == 2 else test.assertEqual(errors[i], "")
+        test.assertEqual(bool(np.isnan(values[i])), s == 2, f"point {i}: status {s}, {metric} {values[i]}")
+    return status

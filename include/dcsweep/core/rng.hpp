@@ -24,6 +24,8 @@ enum class StreamPurpose : std::uint64_t {
   room = 3,       ///< generated recirculation of a room (keyed by room_seed, not by the point)
   runtime = 4,    ///< the runtime model's random terms (meng_tau's r)
   job_attributes = 5,  ///< per-job attributes the trace lacks (communication pattern of `mixed`)
+  design = 6,     ///< a sweep's sampling design (LHS strata, Sobol digital shift, Morris steps)
+  bootstrap = 7,  ///< resampling of sensitivity estimators (`dcsweep analyze`)
 };
 
 class RngStream {

@@ -72,4 +72,10 @@ struct PointsTable {
 };
 PointsTable read_points_table(const std::string& path);
 
+/// The flat values of root dataset `name` (a metric), row-major over its dimensions, read
+/// serially; std::runtime_error naming the file when there is no such float64 dataset.
+std::vector<double> read_metric_values(const std::string& path, const std::string& name);
+/// The root datasets of a result file that are metrics of `layout` (in its order), and their units.
+std::vector<MetricSpec> metrics_in_file(const std::string& path, const ResultLayout& layout);
+
 }  // namespace dcsweep

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "dcsweep/analysis/design.hpp"
+#include "dcsweep/analysis/distribution.hpp"
 #include "dcsweep/core/params.hpp"
 
 namespace dcsweep {
@@ -24,6 +26,52 @@ struct Axis {
   std::size_t size() const { return values.empty() ? 0 : values.front().size(); }
 };
 
+/// A factor of a sampling design ([axes] under a non-grid [design]): a numeric parameter drawn
+/// from a distribution (`{ min, max }`, optionally `distribution = "log_uniform"` or `"normal"`
+/// with `mean`, `sd`), or any parameter drawn from a list of levels, each equally likely.
+struct Factor {
+  std::string name;                       ///< the parameter
+  bool discrete = false;
+  analysis::Distribution distribution;    ///< when continuous
+  std::vector<ParamValue> levels;         ///< when discrete
+  int line = 0;
+
+  /// The factor's value at unit coordinate u: the distribution's quantile (an integer parameter:
+  /// equally likely integers when uniform, else the nearest integer), or the level of u.
+  ParamValue value_at(double u, const ParamSpec& spec) const;
+  /// "uniform [24, 32]", "2 levels [first_fit, random]".
+  std::string text() const;
+  bool operator==(const Factor&) const = default;
+};
+
+enum class DesignKind { grid, lhs, sobol, morris };
+std::string_view design_name(DesignKind kind);
+
+/// The [design] table: how the points are chosen. A grid (the default) is the Cartesian product of
+/// the axes; the other kinds sample the factors (analysis/design.hpp) and lay the points out along
+/// one `sample` dimension.
+struct Design {
+  DesignKind kind = DesignKind::grid;
+  std::int64_t samples = 0;        ///< lhs: points
+  std::int64_t base_samples = 0;   ///< sobol: N
+  bool second_order = false;       ///< sobol: also the BA_i matrices
+  std::int64_t trajectories = 0;   ///< morris: r
+  std::int64_t levels = 4;         ///< morris: p
+  std::uint64_t seed = 0;          ///< [design] seed, else the spec's [sweep] seed
+  std::vector<Factor> factors;     ///< in [axes] order
+  analysis::UnitDesign unit;       ///< the design's points in the unit cube (rows x factors)
+  int line = 0;
+
+  bool sampled() const { return kind != DesignKind::grid; }
+  /// Rows of the design for its kind and sizes (0 for a grid).
+  std::uint64_t rows() const;
+};
+
+/// The name of the one dimension of a sampled design's points, before the replicate.
+inline constexpr const char* kSampleAxis = "sample";
+/// The most samples a sampled design may have (its values are held on every rank).
+inline constexpr std::uint64_t kMaxDesignSamples = 10'000'000;
+
 /// Limits checked when a spec is parsed: values along one axis, and points in the whole grid.
 inline constexpr std::uint64_t kMaxAxisValues = 1'000'000;
 inline constexpr std::uint64_t kMaxSweepPoints = 100'000'000;
@@ -35,7 +83,9 @@ struct SweepSpec {
   std::uint64_t seed = 1;
   std::int64_t replicates = 1;
   std::vector<std::pair<std::string, ParamValue>> base;
-  std::vector<Axis> axes;  ///< [axes] in file order, then [[zip]] groups in file order
+  std::vector<Axis> axes;  ///< [axes] in file order, then [[zip]] groups in file order; for a
+                           ///< sampled design one axis, `sample`, setting every factor together
+  Design design;
 
   /// Grid points over the axes times replicates.
   std::uint64_t point_count() const;
