@@ -1,4 +1,4 @@
-// `dcsweep plot`: pictures of a result file, drawn by python/dcsweep_plot.py with Debian's Python
+// `dcsweep plot`: pictures of a result file, drawn by src/cli/dcsweep_plot.py with Debian's Python
 // (matplotlib, xarray), so users type one program's name. This finds the script and the
 // interpreter, runs it with the arguments as given, and returns its exit code (0, or 2 with its
 // one error line on stderr).
@@ -23,13 +23,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// $DCSWEEP_PLOT_SCRIPT, else python/dcsweep_plot.py beside the build's source tree, else next
+/// $DCSWEEP_PLOT_SCRIPT, else src/cli/dcsweep_plot.py beside the build's source tree, else next
 /// to the binary (an installed copy: BIN/../share/dcsweep/).
 std::string plot_script() {
   if (const char* set = std::getenv("DCSWEEP_PLOT_SCRIPT")) return set;
   std::error_code ignored;
   const fs::path self = fs::read_symlink("/proc/self/exe", ignored);
-  for (const fs::path& candidate : {fs::path(DCSWEEP_SOURCE_DIR) / "python/dcsweep_plot.py",
+  for (const fs::path& candidate : {fs::path(DCSWEEP_SOURCE_DIR) / "src/cli/dcsweep_plot.py",
                                     self.parent_path() / "../share/dcsweep/dcsweep_plot.py"}) {
     if (fs::exists(candidate, ignored)) return candidate.string();
   }
