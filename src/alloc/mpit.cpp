@@ -138,11 +138,13 @@ struct MpitSolver::Impl {
   void build_pools(const RoomView& room);
   void load(const HeatDistribution& d);
   void read_state(const Machine& machine, const RoomView& room, const JobConfig& config);
-  std::vector<std::int32_t> best_single(const Eigen::VectorXd& rise, double& peak) const;
-  std::vector<std::int32_t> best_by_enumeration(const Eigen::VectorXd& rise, std::int32_t n, double& peak) const;
+  /// A one-node job on any room: a loop over the pools (enumeration's recursion would go as
+  /// deep as the free pools, thousands on a large room).
+  std::vector<std::int32_t> best_single(const Eigen::VectorXd& rise) const;
+  std::vector<std::int32_t> best_by_enumeration(const Eigen::VectorXd& rise, std::int32_t n) const;
   void set_bounds(const RoomView& room, std::int32_t n);
   std::vector<std::int32_t> round(std::int32_t n);
-  double refine(std::vector<std::int32_t>& counts, const Eigen::VectorXd& rise);
+  void refine(std::vector<std::int32_t>& counts, const Eigen::VectorXd& rise);
   std::vector<NodeId> nodes_of(const Machine& machine, const std::vector<std::int32_t>& counts) const;
 
   const Platform& platform_;
@@ -213,10 +215,10 @@ void MpitSolver::Impl::read_state(const Machine& machine, const RoomView& room, 
   }
 }
 
-std::vector<std::int32_t> MpitSolver::Impl::best_single(const Eigen::VectorXd& rise, double& peak) const {
+std::vector<std::int32_t> MpitSolver::Impl::best_single(const Eigen::VectorXd& rise) const {
   std::vector<std::int32_t> counts(pools_.size(), 0);
   std::size_t best = pools_.size();
-  peak = INFINITY;
+  double peak = INFINITY;
   for (std::size_t p = 0; p < pools_.size(); ++p) {
     if (free_[p] == 0) continue;
     const double m = (rise + (delta_kw_[p] * kW) * zone_columns_.col(Eigen::Index(p))).maxCoeff();
@@ -227,8 +229,7 @@ std::vector<std::int32_t> MpitSolver::Impl::best_single(const Eigen::VectorXd& r
   return counts;
 }
 
-std::vector<std::int32_t> MpitSolver::Impl::best_by_enumeration(const Eigen::VectorXd& rise, std::int32_t n,
-                                                                 double& peak) const {
+std::vector<std::int32_t> MpitSolver::Impl::best_by_enumeration(const Eigen::VectorXd& rise, std::int32_t n) const {
   std::vector<std::size_t> open;  // pools with a free node
   for (std::size_t p = 0; p < pools_.size(); ++p) {
     if (free_[p] > 0) open.push_back(p);
@@ -238,7 +239,7 @@ std::vector<std::int32_t> MpitSolver::Impl::best_by_enumeration(const Eigen::Vec
   std::vector<std::int32_t> counts(pools_.size(), 0), best;
   std::vector<Eigen::VectorXd> partial(open.size() + 1);
   partial[0] = rise;
-  peak = INFINITY;
+  double peak = INFINITY;
   auto visit = [&](auto&& self, std::size_t k, std::int32_t left) -> void {
     if (left == 0) {
       const double m = partial[k].maxCoeff();
@@ -283,10 +284,10 @@ std::vector<std::int32_t> MpitSolver::Impl::round(std::int32_t n) {
 }
 
 /// Moves one node at a time from pool a to pool b while that lowers the peak, the best move
-/// first (only moves that cool the hottest inlet can); returns the final peak. A node-level
+/// first (only moves that cool the hottest inlet can). A node-level
 /// move is a swap of a chosen node for a free one. The rounded LP solution can be far from the
 /// integer optimum for small jobs (a relaxation spreads a single node over every cool spot).
-double MpitSolver::Impl::refine(std::vector<std::int32_t>& counts, const Eigen::VectorXd& rise) {
+void MpitSolver::Impl::refine(std::vector<std::int32_t>& counts, const Eigen::VectorXd& rise) {
   after_ = rise;
   for (std::size_t p = 0; p < pools_.size(); ++p) {
     if (counts[p] > 0) after_ += (counts[p] * delta_kw_[p] * kW) * zone_columns_.col(Eigen::Index(p));
@@ -307,11 +308,10 @@ double MpitSolver::Impl::refine(std::vector<std::int32_t>& counts, const Eigen::
         if (m < best) best = m, from = a, to = b;
       }
     }
-    if (from < 0) return peak;
+    if (from < 0) return;
     --counts[std::size_t(from)], ++counts[std::size_t(to)];
     after_ += (delta_kw_[std::size_t(to)] * kW) * zone_columns_.col(to) - (delta_kw_[std::size_t(from)] * kW) * zone_columns_.col(from);
   }
-  return after_.maxCoeff();
 }
 
 std::vector<NodeId> MpitSolver::Impl::nodes_of(const Machine& machine, const std::vector<std::int32_t>& counts) const {
@@ -340,8 +340,8 @@ MpitDecision MpitSolver::Impl::decide(const Machine& machine, const RoomView& ro
   // A one-node job, or few possible allocations (a nearly full room): the exact best by
   // enumeration, cheaper than the LP and never worse than its rounding.
   if (n == 1 || subsets_up_to(machine.free_count(), n, kEnumerateMax) <= kEnumerateMax) {
-    const std::vector<std::int32_t> counts = n == 1 ? best_single(room.inlet_rise_k(), out.peak_rise_k)
-                                                    : best_by_enumeration(room.inlet_rise_k(), n, out.peak_rise_k);
+    const std::vector<std::int32_t> counts =
+        n == 1 ? best_single(room.inlet_rise_k()) : best_by_enumeration(room.inlet_rise_k(), n);
     out.nodes = nodes_of(machine, counts);
     out.lp_peak_rise_k = out.peak_rise_k = peak_rise_after(room, out.nodes, config);
     return out;

@@ -40,7 +40,7 @@ Matrix read_h5_matrix(const std::string& spec) {
   const int rank = H5Sget_simple_extent_ndims(space);
   if (rank == 2) H5Sget_simple_extent_dims(space, dims, nullptr);
   H5Sclose(space);
-  if (rank == 2 && (dims[0] > 200000 || dims[1] > 200000 || dims[0] * dims[1] > hsize_t(kMaxMatrixEntries))) {
+  if (rank == 2 && (dims[0] > hsize_t(kMaxMatrixDimension) || dims[1] > hsize_t(kMaxMatrixDimension) || dims[0] * dims[1] > hsize_t(kMaxMatrixEntries))) {
     H5Dclose(ds);
     H5Fclose(file);
     throw InputError(path + ": dataset '" + name + "' is " + std::to_string(dims[0]) + " x " + std::to_string(dims[1]) +

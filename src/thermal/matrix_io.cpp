@@ -82,7 +82,7 @@ Matrix parse_market(std::string_view text, const std::string& name) {
   size_line >> rows >> cols;
   if (format == "coordinate") size_line >> entries;
   const std::string size_where = name + ":" + std::to_string(i + 1);
-  if (!size_line || rows <= 0 || cols <= 0 || rows > 200000 || cols > 200000 || entries < 0) {
+  if (!size_line || rows <= 0 || cols <= 0 || rows > kMaxMatrixDimension || cols > kMaxMatrixDimension || entries < 0) {
     throw InputError(size_where + ": bad size line");
   }
   // The matrix is held dense: refuse sizes no room of dcsweep uses before allocating them, and

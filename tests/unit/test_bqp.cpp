@@ -15,6 +15,7 @@
 #include "dcsweep/sim/run.hpp"
 #include "dcsweep/sim/scenario.hpp"
 #include "dcsweep/thermal/inlet_model.hpp"
+#include "sim_helpers.hpp"
 #include "test_helpers.hpp"
 
 namespace dcsweep {
@@ -207,12 +208,8 @@ class CheckedBqp final : public Allocator {
 };
 
 int check_every_decision(const Scenario& s) {
-  auto physics = make_datacenter_model(s);
   CheckedBqp alloc(s);
-  SimObserver* observers[] = {physics.get()};
-  SimulationOptions options{observers, physics.get()};
-  options.allocator = &alloc;
-  simulate(s, options);
+  test::simulate_with_physics(s, &alloc);
   EXPECT_GT(alloc.busy_seen, 0);  // decisions were taken on partly busy rooms
   return alloc.decisions;
 }
@@ -248,13 +245,7 @@ TEST(BqpAllocator, HeuristicAloneKeepsTheInvariants) {
 
 TEST(BqpAllocator, IsDeterministic) {
   const Scenario s = room_run({{"platform", std::string("meng40")}, {"poisson_rate_per_h", 60.0}});
-  auto nodes_of_run = [&] {
-    auto physics = make_datacenter_model(s);
-    SimObserver* observers[] = {physics.get()};
-    SimulationOptions options{observers, physics.get()};
-    options.keep_nodes = true;
-    return simulate(s, options).nodes;
-  };
+  auto nodes_of_run = [&] { return test::simulate_with_physics(s, nullptr, true).nodes; };
   EXPECT_EQ(nodes_of_run(), nodes_of_run());
 }
 

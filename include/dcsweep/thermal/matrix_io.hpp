@@ -16,6 +16,8 @@ using Matrix = Eigen::MatrixXd;
 /// The largest matrix any reader allocates: 2^27 doubles (1 GiB), above the largest thermal model
 /// (8192 zones plus CRACs). Readers check a file's declared size against it before allocating.
 inline constexpr long kMaxMatrixEntries = long(1) << 27;
+/// The largest number of rows or columns any reader accepts.
+inline constexpr long kMaxMatrixDimension = 200000;
 
 /// Reads a matrix file by path (InputError naming the file, line and problem).
 using MatrixReader = std::function<Matrix(const std::string& path)>;
