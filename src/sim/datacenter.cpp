@@ -28,7 +28,14 @@ std::vector<MetricSpec> datacenter_metric_specs() {
           {"time_above_redline_s", "s", "time the hottest inlet was above redline_c"},
           {"avg_supply_temp_c", "C", "mean CRAC supply temperature"},
           {"time_supply_below_floor_s", "s",
-           "time the CRAC supply was below supply_temp_min_c (colder than a real CRAC delivers)"}};
+           "time the CRAC supply was below supply_temp_min_c (colder than a real CRAC delivers)"},
+          {"total_energy_j", "J", "compute plus cooling energy ([P4]); NaN without a cooling model"},
+          {"avg_thermostat_high_c", "C", "time-average high thermostat setting (cooling thermostat)"},
+          {"min_thermostat_high_c", "C",
+           "lowest high thermostat setting over the run (cooling thermostat; what thermostat_setting = peak fixes)"},
+          {"sp_eir", "",
+           "[P4] Sec. IV: total energy over a lower bound on the optimal placement's, with the same start times "
+           "(sim/sp_eir.hpp; cooling thermostat on a room with D, up to 2,048 zones)"}};
 }
 
 std::vector<SeriesSpec> datacenter_series_specs() {
@@ -147,9 +154,35 @@ DataCenterModel::DataCenterModel(const Scenario& s, NodePowerTable power, HeatDi
   if (thermal()) zone_power_w_ = Eigen::VectorXd::Zero(zones);
   if (heat_.d || heat_.crac_node) {
     if (heat_.d) inlet_ = std::make_unique<InletRise>(heat_.d);
-    cooling_ = cooling_registry().at(s.params.text("cooling")).make({s.params, s.key},
-                                                                     cooling_room(platform_, s.params, &power_));
+    CoolingRoom room = cooling_room(platform_, s.params, &power_);
+    const bool thermostat = s.params.text("cooling") == "thermostat";
+    if (thermostat && s.params.text("thermostat_setting") == "worst_case") room.full_load = full_load();
+    cooling_ = cooling_registry().at(s.params.text("cooling")).make({s.params, s.key}, room);
+    if (thermostat && heat_.d && heat_.d->size() <= kSpEirMaxZones) start_sp_eir(s, room);
   }
+}
+
+/// Every node busy in the default configuration: the state thermostat_setting = worst_case plans for.
+CoolingInput DataCenterModel::full_load() const {
+  const std::int32_t zone_nodes = heat_.zones ? heat_.zones->zone_nodes : 1;
+  Eigen::VectorXd zone_w = Eigen::VectorXd::Zero(Eigen::Index(zone_dp_.size()));
+  double total = 0;
+  for (std::int32_t n = 0; n < platform_.node_count; ++n) {
+    const double busy = power_[type_of(n)].busy_w;
+    zone_w(n / zone_nodes) += busy;
+    total += busy;
+  }
+  const ThermalState state = thermal_state(heat_, zone_w);
+  const double bound = heat_.supply_share ? supply_bound_c(heat_, state.rise_k, redline_c_) : NAN;
+  return {total, state.rise_k.maxCoeff(), state.removed_heat_w, bound};
+}
+
+/// The bound's own CRAC: the same thermostat, its setting always Eq. 6's for the moment's bound.
+void DataCenterModel::start_sp_eir(const Scenario& s, const CoolingRoom& room) {
+  sp_bound_ = std::make_unique<SpEirBound>(platform_, power_, heat_, off_w_, redline_c_);
+  ParamSet highest = s.params;
+  highest.set("thermostat_setting", std::string("highest"));
+  bound_cooling_ = cooling_registry().at("thermostat").make({highest, s.key}, room);
 }
 
 DataCenterModel::~DataCenterModel() = default;
@@ -216,15 +249,18 @@ std::span<const double> DataCenterModel::job_delta(const Placement& p) {
 
 void DataCenterModel::on_job_start(double, const Placement& placement) {
   change(placement.nodes, job_delta(placement), +1);
+  busy_nodes_ += std::int32_t(placement.nodes.size());
 }
 
 void DataCenterModel::on_job_end(double, const Placement& placement, bool) {
   change(placement.nodes, job_delta(placement), -1);
+  busy_nodes_ -= std::int32_t(placement.nodes.size());
 }
 
 void DataCenterModel::on_job_resize(double, const Placement& before, const Placement& after) {
   change(before.nodes, job_delta(before), -1);
   change(after.nodes, job_delta(after), +1);
+  busy_nodes_ += std::int32_t(after.nodes.size()) - std::int32_t(before.nodes.size());
 }
 
 /// Above idle, per node type, in a power state: off draws node_off_power_w, booting the boot energy
@@ -240,6 +276,8 @@ void DataCenterModel::on_node_state(double, std::span<const NodeId> nodes, NodeS
   scratch_delta_.clear();
   for (std::size_t t = 0; t < power_.size(); ++t) scratch_delta_.push_back(state_delta(t, to) - state_delta(t, from));
   change(nodes, scratch_delta_, +1);
+  const auto count = std::int32_t(nodes.size());
+  off_nodes_ += (to == NodeState::off ? count : 0) - (from == NodeState::off ? count : 0);
 }
 
 void DataCenterModel::settle() {
@@ -257,6 +295,11 @@ void DataCenterModel::settle() {
   }
   const double bound = heat_.supply_share ? supply_bound_c(heat_, inlet_->rise(), redline_c_) : NAN;
   cooling_->update(last_s_, {compute_w_, max_rise_k_, removed_heat_w_, bound});
+  if (sp_bound_) {  // booting nodes count as on
+    const MomentBound& m = sp_bound_->at(busy_nodes_, platform_.node_count - off_nodes_);
+    bound_compute_w_ = m.compute_power_w;
+    bound_cooling_->update(last_s_, {m.compute_power_w, NAN, NAN, m.supply_bound_c});
+  }
 }
 
 void DataCenterModel::apply_changes() {
@@ -301,6 +344,13 @@ void DataCenterModel::advance_to(double time_s) {
     below_floor_s_ += iv.time_below_floor_s;
     min_supply_c_ = std::min(min_supply_c_, iv.min_supply_c);
     max_supply_c_ = std::max(max_supply_c_, iv.max_supply_c);
+    const double setting = cooling_->setting_c();
+    setting_cs_ += setting * dt;
+    min_setting_c_ = std::min(min_setting_c_, setting);
+  }
+  if (bound_cooling_) {
+    bound_cooling_j_ += bound_cooling_->advance(time_s, redline_c_).energy_j;
+    bound_compute_j_ += bound_compute_w_ * dt;
   }
   bins_->add(last_s_, time_s, compute_w_ + cooling_w, cooling_w, inlet_c);
   last_s_ = time_s;
@@ -335,12 +385,13 @@ double DataCenterModel::supply_c() const { return cooling_ ? cooling_->supply_c(
 double DataCenterModel::next_event_s() {
   if (!cooling_ || !started_) return INFINITY;
   settle();
-  return cooling_->next_event_s();
+  return std::min(cooling_->next_event_s(), bound_cooling_ ? bound_cooling_->next_event_s() : INFINITY);
 }
 
 void DataCenterModel::on_timer(double time_s) {
   settle();
-  if (cooling_) cooling_->on_timer(time_s);
+  if (cooling_ && cooling_->next_event_s() <= time_s) cooling_->on_timer(time_s);
+  if (bound_cooling_ && bound_cooling_->next_event_s() <= time_s) bound_cooling_->on_timer(time_s);
 }
 
 void DataCenterModel::report(double end_s, Report& report) {
@@ -356,7 +407,12 @@ void DataCenterModel::report(double end_s, Report& report) {
                            thermal && span > 0 ? max_inlet_c_ : NAN,
                            thermal ? above_s_ : NAN,
                            thermal && span > 0 ? supply_cs_ / span : NAN,
-                           thermal ? below_floor_s_ : NAN};
+                           thermal ? below_floor_s_ : NAN,
+                           thermal ? compute_j_ + cooling_j_ : NAN,
+                           span > 0 ? setting_cs_ / span : NAN,  // NaN settings: not a thermostat
+                           span > 0 && !std::isinf(min_setting_c_) ? min_setting_c_ : NAN,
+                           bound_cooling_ && span > 0 ? (compute_j_ + cooling_j_) / (bound_compute_j_ + bound_cooling_j_)
+                                                      : NAN};
   for (std::size_t i = 0; i < specs.size(); ++i) report.add(specs[i], values[i]);
   bins_->emit(report, thermal);
   for (std::string& w : supply_warnings()) report.warnings.push_back(std::move(w));

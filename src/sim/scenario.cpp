@@ -5,6 +5,7 @@
 #include "dcsweep/alloc/allocator.hpp"
 #include "dcsweep/alloc/bqp.hpp"
 #include "dcsweep/alloc/mpit.hpp"
+#include "dcsweep/alloc/thermal_rank.hpp"
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/sched/scheduler.hpp"
 #include "dcsweep/workload/synthetic.hpp"
@@ -93,6 +94,10 @@ std::vector<ParamSpec> scenario_params() {
       real("node_boot_energy_j", "J", 0.0, 0.0, 1.0e12, "energy a node draws while booting (spread over node_boot_s)",
            false),
       real("node_off_power_w", "W", 0.0, 0.0, 1.0e6, "power a switched-off node still draws", false),
+      boolean("idle_nodes_off", false,
+              "consolidation ([P4] Sec. VII-A, 'idle servers turned off'): after every event, free nodes beyond "
+              "what the waiting jobs ask for are switched off (the allocator's least wanted first) and off nodes "
+              "are booted for them (its most wanted first); mtdp always consolidates"),
       integer("max_queue_jobs", 0, 0, kMaxCount,
               "fail the simulation when more jobs than this wait at once (0: no limit); guards sweeps "
               "against hopelessly overloaded points"),
@@ -102,7 +107,10 @@ std::vector<ParamSpec> scenario_params() {
 void check_policy_params(const ParamSet& params) {
   const std::string& allocator = params.text("allocator");
   if (allocator == "bqp") bqp_check_params(params);
-  if (allocator == "mpit" || allocator == "joint") require_room_params(params, allocator);
+  if (allocator == "mpit" || allocator == "joint" || allocator == "lrh" || allocator == "hts" || allocator == "mtdp") {
+    require_room_params(params, allocator);
+  }
+  if (allocator == "hts") hts_check_params(params);
 }
 
 StreamKey workload_key(const Scenario& s) {

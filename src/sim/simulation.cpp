@@ -42,7 +42,8 @@ class Engine final : public SchedulingContext, public NodeControl {
         attributes_(job_attributes(scenario)),
         comm_(scenario),
         max_queue_(static_cast<std::size_t>(scenario.params.integer("max_queue_jobs"))),
-        boot_s_(scenario.params.real("node_boot_s")) {
+        boot_s_(scenario.params.real("node_boot_s")),
+        idle_nodes_off_(scenario.params.boolean("idle_nodes_off")) {
     const BuildContext build{scenario.params, scenario.key};
     if (!options.scheduler) own_scheduler_ = scheduler_registry().at(scenario.params.text("scheduler")).make(build);
     if (!options.allocator) {
@@ -87,6 +88,7 @@ class Engine final : public SchedulingContext, public NodeControl {
   // NodeControl
   bool power_off(std::span<const NodeId> nodes) override;
   bool boot(std::span<const NodeId> nodes) override;
+  std::int64_t waiting_nodes() const override { return waiting_nodes_; }
 
  protected:
   bool start_job(JobIndex index, const JobConfig& config, const StartCheck& accept) override;
@@ -134,6 +136,8 @@ class Engine final : public SchedulingContext, public NodeControl {
   RunningSet running_;
   std::size_t max_queue_;  ///< 0: no limit
   double boot_s_;
+  bool idle_nodes_off_;
+  std::int64_t waiting_nodes_ = 0;  ///< sum of the waiting jobs' own node counts
   std::size_t next_arrival_ = 0;
   double now_ = 0;
   std::vector<NodeId> scratch_;
@@ -173,6 +177,7 @@ bool Engine::start_job(JobIndex index, const JobConfig& config, const StartCheck
   progress_[std::size_t(index)] = {now_, 0, effect.scale, effect.comm_stretch, now_};
   JobOutcome& outcome = outcomes_[std::size_t(index)];
   outcome = {now_, NAN, j.runtime_s > j.estimate_s, 0, cc, effect.scale};
+  waiting_nodes_ -= j.nodes;
   schedule_end(index);
   for (SimObserver* observer : observers_) observer->on_job_start(now_, placement(index));
   return true;
@@ -283,6 +288,7 @@ bool Engine::step() {
   finish_boots(t);
   for (; next_arrival_ < jobs_.size() && jobs_[next_arrival_].submit_s == t; ++next_arrival_) {
     scheduler_->submit(static_cast<JobIndex>(next_arrival_), *this);
+    waiting_nodes_ += jobs_[next_arrival_].nodes;
   }
   if (observer_s == t) {
     for (SimObserver* observer : observers_) {
@@ -291,6 +297,7 @@ bool Engine::step() {
   }
   scheduler_->schedule(*this);
   allocator_->manage_power(*this);
+  if (idle_nodes_off_) consolidate(*this, allocator_->power_order(*room_));
   if (max_queue_ > 0 && scheduler_->queued() > max_queue_) {
     throw SimulationError("the queue reached " + std::to_string(scheduler_->queued()) + " waiting jobs at t = " +
                           format_number(std::round(t * 1000) / 1000) + " s (max_queue_jobs = " +

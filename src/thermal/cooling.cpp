@@ -63,11 +63,10 @@ class SteadyController : public CoolingController {
 /// [P4]'s two-mode CRAC with a thermostat, with the low-mode hold and the guards of the header.
 class ThermostatController final : public CoolingController {
  public:
-  struct Settings {
-    double high_c, delta_c, extract_high_w, extract_low_w, switch_s, r_room_j_k, r_ac_w_k, redline_c, floor_c;
-    bool highest;
-  };
-  explicit ThermostatController(const Settings& s) : s_(s), high_c_(s.high_c), sensed_c_(s.high_c - s.delta_c) {}
+  using Settings = ThermostatSettings;
+  /// `full_load`: the state with every node busy (worst_case).
+  ThermostatController(const Settings& s, const CoolingInput& full_load)
+      : s_(s), high_c_(initial_setting(s, full_load)), sensed_c_(high_c_ - s.delta_c) {}
 
   void update(double time_s, const CoolingInput& in) override {
     if (started_) advance_state(time_s);
@@ -76,7 +75,7 @@ class ThermostatController final : public CoolingController {
     power_in_w_ = in.compute_power_w;
     rise_ = in.max_rise_k;
     bound_c_ = in.supply_bound_c;
-    if (s_.highest) high_c_ = highest_setting(in);
+    if (s_.mode == Settings::Mode::highest) high_c_ = thermostat_highest_setting_c(s_, in);
     check_heating(time_s);
     replan();
   }
@@ -110,6 +109,7 @@ class ThermostatController final : public CoolingController {
     return e * e / (s_.r_ac_w_k * (supply_c() + kKelvin));
   }
   double next_event_s() const override { return std::min(switch_at_, hold_at_); }
+  double setting_c() const override { return high_c_; }
 
   void on_timer(double time_s) override {
     advance_state(time_s);
@@ -137,11 +137,15 @@ class ThermostatController final : public CoolingController {
     time_s_ = time_s;
   }
 
-  /// [P4] Eq. 6/8 with T_in = F T_sup + D P: the highest setting that keeps the hottest inlet at
-  /// the redline at the end of a low epoch's switching time.
-  double highest_setting(const CoolingInput& in) const {
-    const double bound = std::isnan(in.supply_bound_c) ? s_.redline_c - in.max_rise_k : in.supply_bound_c;
-    return bound + s_.extract_low_w / s_.r_ac_w_k - (in.compute_power_w - s_.extract_low_w) / s_.r_room_j_k * s_.switch_s;
+  /// The setting before the first update: fixed and peak give it (highest starts there too, its
+  /// first update moves it); worst_case is Eq. 6 at full load.
+  static double initial_setting(const Settings& s, const CoolingInput& full_load) {
+    if (s.mode != Settings::Mode::worst_case) return s.high_c;
+    if (std::isnan(full_load.compute_power_w)) {
+      throw InputError("thermostat_setting worst_case needs the room's node power model (the bound of [P4] Eq. 6 "
+                       "with every node busy)");
+    }
+    return thermostat_highest_setting_c(s, full_load);
   }
 
   void check_heating(double time_s) const {
@@ -221,6 +225,12 @@ CoolingRegistry::Entry steady(std::string name, std::string help, bool follow) {
   return {std::move(name), std::move(help), {}, make};
 }
 
+ThermostatSettings::Mode thermostat_mode(const std::string& name) {
+  using Mode = ThermostatSettings::Mode;
+  return name == "highest" ? Mode::highest : name == "worst_case" ? Mode::worst_case : name == "peak" ? Mode::peak
+                                                                                                      : Mode::fixed;
+}
+
 /// A parameter's value, or when it is 0 (auto) the room's figure.
 double given_or(const ParamSet& p, const std::string& name, double room_value) {
   const double given = p.real(name);
@@ -231,7 +241,9 @@ double given_or(const ParamSet& p, const std::string& name, double room_value) {
   return room_value;
 }
 
-ThermostatController::Settings thermostat_settings(const ParamSet& p, const CoolingRoom& room) {
+}  // namespace
+
+ThermostatSettings thermostat_settings(const ParamSet& p, const CoolingRoom& room) {
   const double rho_c = room.air_density_kg_m3 * room.air_heat_capacity_j_kgk;
   const double low = given_or(p, "crac_low_extract_w", room.idle_power_w);
   const double high = given_or(p, "crac_high_extract_w", p.real("crac_high_extract_peak_ratio") * room.peak_power_w);
@@ -248,8 +260,15 @@ ThermostatController::Settings thermostat_settings(const ParamSet& p, const Cool
           rho_c * given_or(p, "crac_airflow_m3s", room.crac_airflow_m3s),
           room.redline_c,
           p.real("supply_temp_min_c"),
-          p.text("thermostat_setting") == "highest"};
+          thermostat_mode(p.text("thermostat_setting"))};
 }
+
+double thermostat_highest_setting_c(const ThermostatSettings& s, const CoolingInput& in) {
+  const double bound = std::isnan(in.supply_bound_c) ? s.redline_c - in.max_rise_k : in.supply_bound_c;
+  return bound + s.extract_low_w / s.r_ac_w_k - (in.compute_power_w - s.extract_low_w) / s.r_room_j_k * s.switch_s;
+}
+
+namespace {
 
 std::vector<ParamSpec> thermostat_params() {
   return {celsius("thermostat_high_c", 30, "high thermostat setting ([P4] Sec. VII-E: 30 C)"),
@@ -273,13 +292,15 @@ std::vector<ParamSpec> thermostat_params() {
                     "air volume of the room, r_room = rho c_p x this (0: the platform's; asu50: 9.6 x 8.4 x 3.6 m = "
                     "290.3 m3, [P4] Sec. VII-B; other rooms 29.03 m3 per rack, assumed)"),
           {.name = "thermostat_setting", .type = ParamType::choice, .default_value = std::string("fixed"),
-           .choices = {"fixed", "highest"},
-           .help = "fixed: thermostat_high_c; highest: the bound of [P4] Eq. 6 at each change (HTS)"}};
+           .choices = {"fixed", "worst_case", "peak", "highest"},
+           .help = "fixed: thermostat_high_c; worst_case: [P4] Eq. 6 with every node busy, for the whole run (LRH, "
+                   "MTDP); peak: the lowest Eq. 6 bound of the run, for the whole run (LRHm, MTDPm; a first pass "
+                   "with highest finds it); highest: Eq. 6 for the power now, at each change (HTS, LRHd, MTDPd)"}};
 }
 
 CoolingRegistry::Entry thermostat() {
   auto make = [](const BuildContext& ctx, const CoolingRoom& room) -> std::unique_ptr<CoolingController> {
-    return std::make_unique<ThermostatController>(thermostat_settings(ctx.params, room));
+    return std::make_unique<ThermostatController>(thermostat_settings(ctx.params, room), room.full_load);
   };
   return {"thermostat",
           "[P4] two-mode CRAC (high/low extraction) switched by a thermostat on its input temperature; the low mode "

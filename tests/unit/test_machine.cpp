@@ -142,7 +142,7 @@ TEST(Allocators, UnknownNameListsValidOnes) {
     allocator_registry().at("firstfit");
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "unknown allocator 'firstfit' (did you mean 'first_fit'?); valid: first_fit, random, mc1x1, mm, genalg, bqp, mpit, joint");
+    EXPECT_STREQ(e.what(), "unknown allocator 'firstfit' (did you mean 'first_fit'?); valid: first_fit, random, mc1x1, mm, genalg, bqp, mpit, joint, lrh, hts, mtdp");
   }
 }
 

@@ -38,7 +38,15 @@ class NodeControl {
   virtual bool power_off(std::span<const NodeId> nodes) = 0;
   /// The nodes become free after the boot time (node_boot_s), drawing the boot power meanwhile.
   virtual bool boot(std::span<const NodeId> nodes) = 0;
+  /// Nodes the waiting jobs ask for (each job's own count), summed: the demand consolidation serves.
+  virtual std::int64_t waiting_nodes() const = 0;
 };
+
+/// Consolidation ([P4] Sec. VII-A's "idle servers turned off"; MTDP): boots off nodes, best first
+/// in `order` (a ranking of every node, most wanted on first; empty: node order), while the free
+/// and booting nodes fall short of the waiting demand, and switches off free nodes, worst first,
+/// beyond it. Booting nodes count as on their way: a boot is never duplicated.
+void consolidate(NodeControl& control, std::span<const NodeId> order);
 
 class Allocator {
  public:
@@ -51,6 +59,9 @@ class Allocator {
   bool allocate(std::int32_t nodes, const Machine& machine, std::vector<NodeId>& out);
   /// Once per event time, after the scheduler: switch nodes off or on.
   virtual void manage_power(NodeControl& /*control*/) {}
+  /// Which nodes this policy would rather keep on, best first (consolidation's order, for
+  /// idle_nodes_off); empty: node order.
+  virtual std::span<const NodeId> power_order(const RoomView& /*room*/) { return {}; }
 };
 
 using AllocatorRegistry = Registry<Allocator, const Platform&>;
@@ -65,5 +76,8 @@ AllocatorRegistry::Entry genalg_allocator_entry();
 AllocatorRegistry::Entry bqp_allocator_entry();  // alloc/bqp.hpp
 AllocatorRegistry::Entry mpit_allocator_entry();   // alloc/mpit.hpp
 AllocatorRegistry::Entry joint_allocator_entry();
+AllocatorRegistry::Entry lrh_allocator_entry();    // these three: alloc/thermal_rank.hpp
+AllocatorRegistry::Entry hts_allocator_entry();
+AllocatorRegistry::Entry mtdp_allocator_entry();
 
 }  // namespace dcsweep

@@ -16,6 +16,7 @@
 #include "dcsweep/power/node_power.hpp"
 #include "dcsweep/sim/observer.hpp"
 #include "dcsweep/sim/simulation.hpp"
+#include "dcsweep/sim/sp_eir.hpp"
 #include "dcsweep/thermal/cooling.hpp"
 #include "dcsweep/thermal/crac_node.hpp"
 #include "dcsweep/thermal/inlet_model.hpp"
@@ -63,6 +64,7 @@ class DataCenterModel final : public SimObserver, public RoomView {
   double busy_power_w(std::int32_t node, const JobConfig& config) const override;
   const Eigen::VectorXd& inlet_rise_k() const override;
   const HeatDistribution* heat_distribution() const override { return heat_.d.get(); }
+  const Eigen::VectorXd* supply_share() const override { return heat_.supply_share.get(); }
   std::int32_t zone_of(std::int32_t node) const override;
   double supply_c() const override;
   double redline_c() const override { return redline_c_; }
@@ -78,6 +80,8 @@ class DataCenterModel final : public SimObserver, public RoomView {
   void apply_changes();
   void touch(std::size_t zone, double dp);
   void settle();
+  CoolingInput full_load() const;
+  void start_sp_eir(const Scenario& scenario, const CoolingRoom& room);
   std::vector<std::string> supply_warnings() const;
 
   const Platform& platform_;
@@ -108,6 +112,14 @@ class DataCenterModel final : public SimObserver, public RoomView {
   double compute_j_ = 0, cooling_j_ = 0, peak_cooling_w_ = 0, max_inlet_c_ = -1e300, above_s_ = 0, supply_cs_ = 0;
   double below_floor_s_ = 0, min_supply_c_ = INFINITY, max_supply_c_ = -INFINITY;
   std::unique_ptr<Bins> bins_;
+  // the thermostat's setting over the run
+  double setting_cs_ = 0, min_setting_c_ = INFINITY;
+  // SP-EIR's denominator ([P4] Sec. IV; sim/sp_eir.hpp): node counts now, the bound of the moment,
+  // and a second CRAC driven by it (the optimal placement's thermostat at Eq. 6)
+  std::int32_t busy_nodes_ = 0, off_nodes_ = 0;
+  std::unique_ptr<SpEirBound> sp_bound_;
+  std::unique_ptr<CoolingController> bound_cooling_;
+  double bound_compute_w_ = 0, bound_compute_j_ = 0, bound_cooling_j_ = 0;
 };
 
 /// The model a scenario asks for, or nullptr when the power model is off.

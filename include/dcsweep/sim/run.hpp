@@ -18,6 +18,9 @@ std::vector<SeriesSpec> simulation_series_specs();
 /// Simulates the scenario with the observers its parameters ask for: the utilization series and,
 /// when a node power model applies, the data-center physics (its D from `heat`, or built), which
 /// is also the room view the policies read. `keep_nodes`: each job's nodes in the result.
+/// With cooling thermostat and thermostat_setting = peak, the simulation runs twice: first with
+/// the setting at [P4] Eq. 6 after every change, to find the run's lowest bound; then with the
+/// setting fixed there (thermostat_high_c).
 SimulationResult run_simulation(const Scenario& scenario, const HeatProvider& heat = {}, bool keep_nodes = false);
 
 }  // namespace dcsweep

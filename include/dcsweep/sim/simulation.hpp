@@ -9,7 +9,8 @@
 //   4. every arrival at t, in (submit time, job id) order;
 //   5. observers whose own timer is due at t;
 //   6. the scheduler runs once (it may start, resize, switch nodes off or boot them);
-//   7. the allocator's manage_power runs once.
+//   7. the allocator's manage_power runs once; then, with idle_nodes_off, consolidation
+//      (alloc/allocator.hpp) boots nodes for the waiting jobs or switches free nodes off.
 // The run ends with the last job event: observers' own times after it are not processed.
 //
 // A running job's progress is kept in trace seconds of work: it runs at 1 / scale of them per

@@ -9,8 +9,13 @@
 //               (P_c - P_ex) / r_room; the supply is T_sen - P_ex / r_ac; the mode switches
 //               t_sw after T_sen reaches the high (or low) thermostat setting;
 //               P_AC = P_ex^2 / (r_ac T_sup) with T_sup in kelvin (the Carnot-style CoP of [P4]).
-//               The high setting is thermostat_high_c, or with thermostat_setting = "highest" the
-//               bound of Eq. 6 for the current power (HTS's SETTHERMOSTAT).
+//               The high setting (thermostat_setting): `fixed` thermostat_high_c; `worst_case`
+//               the bound of Eq. 6 with every node busy, fixed for the run ([P4] Sec. VII-A's
+//               LRH and MTDP: safe whatever the placement); `peak` the lowest bound of Eq. 6 over
+//               the run, fixed (LRHm, MTDPm: set for the run's most demanding moment; found by a
+//               first pass of the same simulation with `highest`, sim/run.hpp); `highest` the
+//               bound of Eq. 6 for the power now, after every change (HTS's SETTHERMOSTAT;
+//               LRHd, MTDPd).
 //               Its clock starts at its first update (the run's first event) in low mode with
 //               T_sen at the low setting: nothing is integrated before the run begins.
 //               Valid domain. [P4]'s low mode extracts the room's idle power, so the room never
@@ -65,6 +70,8 @@ class CoolingController {
   virtual double supply_c() const = 0;
   /// The cooling power now.
   virtual double power_w() const = 0;
+  /// The thermostat's high setting now (C); NaN for controllers without a thermostat.
+  virtual double setting_c() const { return std::numeric_limits<double>::quiet_NaN(); }
   /// A time at which the controller itself changes (thermostat mode switch); inf if none.
   virtual double next_event_s() const { return std::numeric_limits<double>::infinity(); }
   virtual void on_timer(double /*time_s*/) {}
@@ -81,7 +88,26 @@ struct CoolingRoom {
   /// Compute power with every node idle / busy (the thermostat's auto extraction); NaN: unknown.
   double idle_power_w = std::numeric_limits<double>::quiet_NaN();
   double peak_power_w = std::numeric_limits<double>::quiet_NaN();
+  /// The state with every node busy (thermostat_setting = worst_case); compute power NaN: unknown.
+  /// (Last: the members above are set by aggregate initialisation.)
+  CoolingInput full_load{std::numeric_limits<double>::quiet_NaN(), 0};
 };
+
+/// [P4]'s two-mode CRAC as the parameters and the room make it (cooling = thermostat).
+struct ThermostatSettings {
+  enum class Mode { fixed, worst_case, peak, highest };
+  double high_c, delta_c, extract_high_w, extract_low_w, switch_s;
+  double r_room_j_k, r_ac_w_k;  ///< thermal capacities: of the room's air (J/K), of the CRAC's air flow (W/K)
+  double redline_c, floor_c;
+  Mode mode;
+};
+ThermostatSettings thermostat_settings(const ParamSet& params, const CoolingRoom& room);
+
+/// [P4] Eq. 6 with T_in = F T_sup + D P: the highest high setting that keeps the hottest inlet at
+/// the redline at the end of a low epoch's switching time, for the state `in`:
+///   bound + P_ex^low / r_ac - (P_c - P_ex^low) / r_room t_sw,
+/// bound = min F^-1 (T_red - D P) (in.supply_bound_c; NaN: redline - in.max_rise_k, F = I).
+double thermostat_highest_setting_c(const ThermostatSettings& s, const CoolingInput& in);
 
 using CoolingRegistry = Registry<CoolingController, const CoolingRoom&>;
 const CoolingRegistry& cooling_registry();

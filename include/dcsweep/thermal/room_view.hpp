@@ -33,6 +33,8 @@ class RoomView {
   /// CRAC + node model (it has influence indices instead).
   virtual const HeatDistribution* heat_distribution() const = 0;
   virtual std::int32_t zone_of(std::int32_t node) const = 0;
+  /// [P4]'s supply-air share of each zone's inlet, s_i = sum_j f_ij (F T_sup = s T_sup); null: F = I.
+  virtual const Eigen::VectorXd* supply_share() const { return nullptr; }
   /// The cooling controller's supply temperature now (C).
   virtual double supply_c() const = 0;
   virtual double redline_c() const = 0;

@@ -1,0 +1,59 @@
+#pragma once
+// The denominator of [P4]'s SP-EIR (Sec. IV, VII-A): a lower bound on the energy of the optimal
+// placement given the start times. At every moment the schedule fixes how many nodes are busy
+// (k_busy) and on (k_on: busy, idle or booting; the rest off); the optimal placement of that
+// moment would let the thermostat go highest ([P4] Eq. 6), so it is bounded by the LP
+//   maximise z  subject to  s_i z + sum_p D(i, zone_p) (off_p c_p + (idle_p - off_p) y_p + delta_p x_p) <= T_red
+//                           for every inlet (zone) i,
+//                           sum_p x_p = k_busy,  sum_p y_p = k_on,  0 <= x_p <= y_p <= c_p,
+// over pools p = the nodes of one zone and one type (c_p of them; a node at node level), x_p / y_p
+// the busy / on nodes in p, s_i the inlet's share of supply air (F; 1 without). z is the highest
+// supply any placement of the moment allows (the relaxation is never below the integer
+// optimum). The compute power is bounded below separately: every node off, plus the k_on
+// smallest idle - off steps, plus the k_busy smallest busy - idle steps.
+// One LP per distinct (k_busy, k_on) (COIN-OR Clp), kept.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "dcsweep/power/node_power.hpp"
+#include "dcsweep/thermal/room.hpp"
+
+namespace dcsweep {
+
+/// Rooms with more zones report no sp_eir (the LP holds D densely).
+inline constexpr Eigen::Index kSpEirMaxZones = 2048;
+
+struct MomentBound {
+  double supply_bound_c;   ///< the LP's z: the highest supply an optimal placement of the moment allows
+  double compute_power_w;  ///< the least compute power of k_busy busy and k_on on nodes
+};
+
+class SpEirBound {
+ public:
+  /// `heat` must hold a D (recirculation model); `off_w`: a switched-off node's power.
+  SpEirBound(const Platform& platform, const NodePowerTable& power, const HeatDistributionBuild& heat,
+             double off_w, double redline_c);
+  ~SpEirBound();
+
+  const MomentBound& at(std::int32_t busy, std::int32_t on);
+
+ private:
+  struct Pool {
+    std::int32_t zone, count;
+    double off_w, idle_w, busy_w;
+  };
+  MomentBound solve(std::int32_t busy, std::int32_t on) const;
+
+  std::vector<Pool> pools_;
+  Matrix d_;                  ///< D (zones x zones)
+  Eigen::VectorXd share_;     ///< s_i
+  double redline_c_;
+  std::vector<double> on_steps_w_, busy_steps_w_;  ///< per node, ascending
+  double all_off_w_ = 0;
+  std::map<std::pair<std::int32_t, std::int32_t>, MomentBound> cache_;
+};
+
+}  // namespace dcsweep

@@ -1,0 +1,116 @@
+#include "dcsweep/sim/sp_eir.hpp"
+
+#include <ClpSimplex.hpp>
+#include <CoinPackedMatrix.hpp>
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "dcsweep/core/error.hpp"
+
+namespace dcsweep {
+
+SpEirBound::SpEirBound(const Platform& platform, const NodePowerTable& power, const HeatDistributionBuild& heat,
+                       double off_w, double redline_c)
+    : d_(heat.d->matrix()), redline_c_(redline_c) {
+  const auto zones = static_cast<std::int32_t>(heat.d->size());
+  const std::int32_t zone_nodes = heat.zones ? heat.zones->zone_nodes : 1;
+  share_ = heat.supply_share ? *heat.supply_share : Eigen::VectorXd::Ones(zones);
+  for (std::int32_t n = 0; n < platform.node_count; ++n) {
+    const std::size_t type = platform.node_type.empty() ? 0 : platform.node_type[std::size_t(n)];
+    const TypePower& t = power[type];
+    const std::int32_t zone = n / zone_nodes;
+    if (!pools_.empty() && pools_.back().zone == zone && pools_.back().idle_w == t.idle_w &&
+        pools_.back().busy_w == t.busy_w) {
+      ++pools_.back().count;
+    } else {
+      pools_.push_back({zone, 1, off_w, t.idle_w, t.busy_w});
+    }
+    all_off_w_ += off_w;
+    on_steps_w_.push_back(t.idle_w - off_w);
+    busy_steps_w_.push_back(t.busy_w - t.idle_w);
+  }
+  std::sort(on_steps_w_.begin(), on_steps_w_.end());
+  std::sort(busy_steps_w_.begin(), busy_steps_w_.end());
+}
+
+SpEirBound::~SpEirBound() = default;
+
+const MomentBound& SpEirBound::at(std::int32_t busy, std::int32_t on) {
+  const auto key = std::make_pair(busy, on);
+  auto it = cache_.find(key);
+  if (it == cache_.end()) it = cache_.emplace(key, solve(busy, on)).first;
+  return it->second;
+}
+
+MomentBound SpEirBound::solve(std::int32_t busy, std::int32_t on) const {
+  const auto zones = static_cast<int>(d_.rows());
+  const auto pools = static_cast<int>(pools_.size());
+  // Columns: z, then x_p, then y_p. Rows: the inlets, sum x, sum y, then x_p - y_p <= 0.
+  const int columns = 1 + 2 * pools, rows = zones + 2 + pools;
+  CoinPackedMatrix m(true, 0, 0);  // column ordered
+  m.setDimensions(rows, 0);
+  std::vector<int> index;
+  std::vector<double> value;
+  std::vector<double> col_lo(columns), col_hi(columns), cost(columns, 0.0), row_lo(rows), row_hi(rows);
+  for (int i = 0; i < zones; ++i) {  // z
+    index.push_back(i);
+    value.push_back(share_(i));
+  }
+  m.appendCol(int(index.size()), index.data(), value.data());
+  col_lo[0] = -COIN_DBL_MAX;
+  col_hi[0] = COIN_DBL_MAX;
+  cost[0] = -1;  // Clp minimises
+  std::vector<double> base(zones, 0.0);  // every node off
+  for (int kind = 0; kind < 2; ++kind) {  // 0: x (busy - idle), 1: y (idle - off)
+    for (int p = 0; p < pools; ++p) {
+      const Pool& pool = pools_[std::size_t(p)];
+      const double step = kind == 0 ? pool.busy_w - pool.idle_w : pool.idle_w - pool.off_w;
+      index.clear();
+      value.clear();
+      for (int i = 0; i < zones; ++i) {
+        const double a = d_(i, pool.zone) * step;
+        if (a != 0) {
+          index.push_back(i);
+          value.push_back(a);
+        }
+      }
+      index.push_back(zones + kind);
+      value.push_back(1.0);
+      index.push_back(zones + 2 + p);
+      value.push_back(kind == 0 ? 1.0 : -1.0);
+      m.appendCol(int(index.size()), index.data(), value.data());
+      const int c = 1 + kind * pools + p;
+      col_lo[c] = 0;
+      col_hi[c] = pool.count;
+    }
+  }
+  for (const Pool& pool : pools_) {
+    for (int i = 0; i < zones; ++i) base[std::size_t(i)] += d_(i, pool.zone) * pool.off_w * pool.count;
+  }
+  for (int i = 0; i < zones; ++i) {
+    row_lo[i] = -COIN_DBL_MAX;
+    row_hi[i] = redline_c_ - base[std::size_t(i)];
+  }
+  row_lo[zones] = row_hi[zones] = busy;
+  row_lo[zones + 1] = row_hi[zones + 1] = on;
+  for (int p = 0; p < pools; ++p) {
+    row_lo[zones + 2 + p] = -COIN_DBL_MAX;
+    row_hi[zones + 2 + p] = 0;
+  }
+  ClpSimplex lp;
+  lp.setLogLevel(0);
+  lp.loadProblem(m, col_lo.data(), col_hi.data(), cost.data(), row_lo.data(), row_hi.data());
+  lp.dual();
+  if (lp.status() != 0) {
+    throw SimulationError("sp_eir: Clp did not solve the bound's LP (status " + std::to_string(lp.status()) +
+                          ") for " + std::to_string(busy) + " busy and " + std::to_string(on) + " on nodes");
+  }
+  const auto sum_smallest = [](const std::vector<double>& steps, std::int32_t k) {
+    return std::accumulate(steps.begin(), steps.begin() + std::min<std::ptrdiff_t>(k, std::ptrdiff_t(steps.size())),
+                           0.0);
+  };
+  return {lp.primalColumnSolution()[0], all_off_w_ + sum_smallest(on_steps_w_, on) + sum_smallest(busy_steps_w_, busy)};
+}
+
+}  // namespace dcsweep
