@@ -113,7 +113,7 @@ class ThermostatController final : public CoolingController {
 
   void on_timer(double time_s) override {
     advance_state(time_s);
-    if (time_s >= hold_at_) sensed_c_ = std::min(sensed_c_, low_c());  // reached, up to rounding
+    if (time_s >= hold_at_) sensed_c_ = low_c();  // reached (from above or below), up to rounding
     if (time_s >= switch_at_) {
       high_mode_ = !high_mode_;
       pending_ = false;
@@ -126,7 +126,7 @@ class ThermostatController final : public CoolingController {
   double low_c() const { return high_c_ - s_.delta_c; }
   double extract_w() const {
     if (high_mode_) return s_.extract_high_w;
-    return holding_ ? power_in_w_ : s_.extract_low_w;
+    return holding_ ? power_in_w_ : idling_ ? 0.0 : s_.extract_low_w;
   }
   double slope() const { return (power_in_w_ - extract_w()) / s_.r_room_j_k; }
   double sensed_at(double t) const { return sensed_c_ + slope() * (t - time_s_); }
@@ -168,11 +168,15 @@ class ThermostatController final : public CoolingController {
   /// After any change: whether the low mode holds the room at its low setting, and when the next
   /// switch or hold begins.
   void replan() {
-    holding_ = !high_mode_ && power_in_w_ < s_.extract_low_w && sensed_c_ <= low_c() + 1e-9;
+    const bool below_low_extraction = !high_mode_ && power_in_w_ < s_.extract_low_w;
+    holding_ = below_low_extraction && std::abs(sensed_c_ - low_c()) <= 1e-9;
+    idling_ = below_low_extraction && sensed_c_ < low_c() - 1e-9;
     plan_switch();
     hold_at_ = kInf;
     const double rate = slope();
-    if (!high_mode_ && !holding_ && rate < 0) hold_at_ = time_s_ + (low_c() - sensed_c_) / rate;
+    if (!high_mode_ && !holding_ && (rate < 0 || (idling_ && rate > 0))) {
+      hold_at_ = time_s_ + (low_c() - sensed_c_) / rate;
+    }
   }
 
   /// When the sensed temperature reaches the threshold of the current mode, plus the switch time.
@@ -196,7 +200,7 @@ class ThermostatController final : public CoolingController {
   double high_c_;
   double sensed_c_;
   double time_s_ = 0, power_in_w_ = 0, rise_ = 0, bound_c_ = NAN;  // bound: with F, the supply bound
-  bool started_ = false, high_mode_ = false, pending_ = false, holding_ = false;
+  bool started_ = false, high_mode_ = false, pending_ = false, holding_ = false, idling_ = false;
   double crossed_at_ = kInf, switch_at_ = kInf, hold_at_ = kInf;
 };
 

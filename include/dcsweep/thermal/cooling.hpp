@@ -21,7 +21,10 @@
 //               Valid domain. [P4]'s low mode extracts the room's idle power, so the room never
 //               cools in it; when a low extraction above the compute power would cool the room
 //               below the low setting, the CRAC holds it there instead (it extracts only the
-//               compute power, as a thermostat stops its compressor), so T_sen stays bounded.
+//               compute power, as a thermostat stops its compressor), so T_sen stays bounded;
+//               and when the room is below the low setting (the high mode's switching time
+//               took it there, or the setting rose), the low mode extracts nothing until the
+//               room warms back to it (P_AC = 0 meanwhile).
 //               A compute power above the high-mode extraction would heat the room without
 //               bound, and a supply at or below 0 K has no meaning: both fail the simulation
 //               (SimulationError naming the parameters to change).

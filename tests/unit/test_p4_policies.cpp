@@ -1,0 +1,227 @@
+// [P4]'s placement and consolidation policies and its thermostat settings (issue 10): LRH and HTS
+// rankings recomputed from D by hand on a 3-node room, the worst-case setting of Eq. 6 by hand,
+// settings fixed for the worst case or the run's peak never let an inlet above the redline, MTDP's
+// power-off and boot with the energy accounted exactly, the SP-EIR bound's LP against brute force
+// over every placement (a room of two node types), and the bad-input guards.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+
+#include "dcsweep/alloc/thermal_rank.hpp"
+#include "dcsweep/core/error.hpp"
+#include "dcsweep/power/node_power.hpp"
+#include "dcsweep/sim/catalog.hpp"
+#include "dcsweep/sim/datacenter.hpp"
+#include "dcsweep/sim/run.hpp"
+#include "dcsweep/sim/scenario.hpp"
+#include "dcsweep/sim/sp_eir.hpp"
+#include "test_helpers.hpp"
+
+namespace dcsweep {
+namespace {
+
+using test::input_error;
+
+constexpr double kBusyW = 0.7 * 3000 + 0.3 * 2300;  // meng_p0's running node: 2790 W
+constexpr double kIdleW = 1000;
+
+/// One rack of three nodes (room default node type and meng_p0 power), this D (K/W):
+///   inlet 0 gets 1 mK/W from node 1 and 2 mK/W from node 2; inlet 1 0.5 from 0 and 1 from 2;
+///   inlet 2 3 mK/W from node 0.
+ParamSet three_node_room(const std::string& allocator) {
+  ParamSet p(simulation_catalog());
+  p.set("platform", std::string("room"));
+  p.set("room_rows", std::int64_t{1});
+  p.set("room_racks_per_row", std::int64_t{1});
+  p.set("room_nodes_per_rack", std::int64_t{3});
+  p.set("heat_distribution", test::write_file("p4_D.csv", "0,0.001,0.002\n0.0005,0,0.001\n0.003,0,0\n"));
+  p.set("allocator", allocator);
+  p.set("cooling", std::string("thermostat"));
+  p.set("crac_airflow_m3s", 1.0);
+  p.set("room_air_volume_m3", 10.0);
+  p.set("workload", std::string("poisson"));
+  p.set("poisson_jobs", std::int64_t{30});
+  p.set("poisson_max_nodes", std::int64_t{3});
+  p.set("poisson_rate_per_h", 40.0);
+  return p;
+}
+
+TEST(P4Rankings, LrhAndHtsRecomputedFromDByHand) {
+  const Scenario s = make_scenario(three_node_room("first_fit"));
+  const auto model = make_datacenter_model(s);
+  // LRH: colsum(D) x P_full = (3.5, 1, 3) mK/W x 2790 W, ascending: nodes 1, 2, 0.
+  const std::vector<double> lrh = lrh_scores(*model, 3);
+  EXPECT_NEAR(lrh[0], 3.5e-3 * kBusyW, 1e-12);
+  EXPECT_NEAR(lrh[1], 1.0e-3 * kBusyW, 1e-12);
+  EXPECT_NEAR(lrh[2], 3.0e-3 * kBusyW, 1e-12);
+  EXPECT_EQ(lrh_order(*model, 3), (std::vector<NodeId>{1, 2, 0}));
+  // HTS: T_red - (D P_full)_i = 25 - (3, 1.5, 3) mK/W x 2790 W, descending: node 1, then 0 and 2
+  // tied (by id).
+  const std::vector<double> hts = hts_scores(*model, 3);
+  EXPECT_NEAR(hts[0], 25 - 3.0e-3 * kBusyW, 1e-12);
+  EXPECT_NEAR(hts[1], 25 - 1.5e-3 * kBusyW, 1e-12);
+  EXPECT_NEAR(hts[2], 25 - 3.0e-3 * kBusyW, 1e-12);
+  EXPECT_EQ(hts_order(*model, 3), (std::vector<NodeId>{1, 0, 2}));
+}
+
+TEST(P4Rankings, AJobTakesTheBestRankedFreeNodes) {
+  for (const auto& [allocator, first] : {std::pair{"lrh", 1}, std::pair{"hts", 1}}) {
+    ParamSet p = three_node_room(allocator);
+    p.set("thermostat_setting", std::string("highest"));
+    p.set("poisson_max_nodes", std::int64_t{1});
+    const Scenario s = make_scenario(p);
+    auto model = make_datacenter_model(s);
+    SimObserver* observers[] = {model.get()};
+    const SimulationResult r = simulate(s, SimulationOptions{observers, model.get(), true});
+    EXPECT_EQ(r.nodes.front(), (std::vector<NodeId>{first})) << allocator;  // the first job finds the room empty
+  }
+}
+
+/// Eq. 6 for the 3-node room with every node busy: supply bound 25 - 3 mK/W x 2790 W, plus
+/// P_low / r_ac (P_low = the idle power 3 kW, r_ac = rho c_p x 1 m3/s) minus (P_full - P_low) /
+/// r_room x 3 s (r_room = rho c_p x 10 m3).
+double worst_case_setting_by_hand() {
+  const double rho_c = 1.19 * 1005, low = 3 * kIdleW, full = 3 * kBusyW;
+  return 25 - 3e-3 * kBusyW + low / rho_c - (full - low) / (rho_c * 10) * 3;
+}
+
+TEST(P4Thermostat, WorstCaseIsEq6AtFullLoadByHand) {
+  ParamSet p = three_node_room("lrh");
+  p.set("thermostat_setting", std::string("worst_case"));
+  const Report r = run_simulation(make_scenario(p)).report;
+  EXPECT_NEAR(r.value("avg_thermostat_high_c"), worst_case_setting_by_hand(), 1e-9);
+  EXPECT_NEAR(r.value("min_thermostat_high_c"), worst_case_setting_by_hand(), 1e-9);
+}
+
+/// A trace of jobs: id, submit, runtime, nodes (requested time = runtime).
+std::string trace(const std::vector<std::array<int, 4>>& jobs) {
+  std::string text;
+  for (const auto& [id, submit, run, nodes] : jobs) {
+    text += std::to_string(id) + " " + std::to_string(submit) + " 0 " + std::to_string(run) + " " +
+            std::to_string(nodes) + " -1 -1 " + std::to_string(nodes) + " " + std::to_string(run) +
+            " -1 1 1 1 1 1 1 -1 -1\n";
+  }
+  return text;
+}
+
+TEST(P4Thermostat, FixedWorstCaseAndPeakSettingsKeepTheRedlineAndPeakIsTheDynamicMinimum) {
+  // One-node jobs one after another: at its peak the room runs one job, on LRH's best node 1:
+  // P = (1000, 2790, 1000) W, D P = (4.79, 1.5, 3) K, compute 4790 W; Eq. 6 by hand.
+  ParamSet p = three_node_room("lrh");
+  p.set("workload", std::string("trace"));
+  p.set("trace", test::write_file("p4_serial.swf", trace({{1, 0, 100, 1}, {2, 500, 100, 1}, {3, 1000, 100, 1}})));
+  p.set("thermostat_setting", std::string("highest"));
+  const Report dynamic = run_simulation(make_scenario(p)).report;
+  p.set("thermostat_setting", std::string("peak"));
+  const Report peak = run_simulation(make_scenario(p)).report;
+  p.set("thermostat_setting", std::string("worst_case"));
+  const Report worst = run_simulation(make_scenario(p)).report;
+  const double rho_c = 1.19 * 1005;
+  const double by_hand = 25 - 4.79 + 3 * kIdleW / rho_c - (4790 - 3 * kIdleW) / (rho_c * 10) * 3;
+  EXPECT_NEAR(dynamic.value("min_thermostat_high_c"), by_hand, 1e-9);
+  EXPECT_NEAR(peak.value("avg_thermostat_high_c"), by_hand, 1e-9);
+  EXPECT_NEAR(worst.value("avg_thermostat_high_c"), worst_case_setting_by_hand(), 1e-9);
+  EXPECT_EQ(peak.value("time_above_redline_s"), 0);
+  EXPECT_EQ(worst.value("time_above_redline_s"), 0);
+  EXPECT_LE(peak.value("max_inlet_c"), 25 + 1e-9);
+}
+
+TEST(P4Mtdp, PowerOffAndBootWithExactEnergy) {
+  // Node off 10 W; boot 60 s drawing 6 kJ (100 W). J1 (1 node, 0-100): the two free nodes go off
+  // at 0, J1's node at 100. J2 (2 nodes) arrives at 500 to an all-off room: two nodes boot,
+  // free at 560, J2 runs 560-660. Compute energy by hand:
+  //   [0, 100)   2790 + 2 x 10 W      281,000 J
+  //   [100, 500) 3 x 10 W              12,000 J
+  //   [500, 560) 2 x 100 + 10 W        12,600 J
+  //   [560, 660) 2 x 2790 + 10 W      559,000 J    total 864,600 J
+  for (const char* allocator : {"mtdp", "lrh"}) {
+    ParamSet p = three_node_room(allocator);
+    p.set("workload", std::string("trace"));
+    p.set("trace", test::write_file("p4_trace.swf", trace({{1, 0, 100, 1}, {2, 500, 100, 2}})));
+    p.set("node_off_power_w", 10.0);
+    p.set("node_boot_s", 60.0);
+    p.set("node_boot_energy_j", 6000.0);
+    p.set("idle_nodes_off", std::string(allocator) == "lrh");  // mtdp consolidates by itself
+    p.set("cooling", std::string("redline"));
+    const SimulationResult r = run_simulation(make_scenario(p));
+    EXPECT_EQ(r.jobs[0].start_s, 0) << allocator;
+    EXPECT_EQ(r.jobs[1].start_s, 560) << allocator;
+    EXPECT_NEAR(r.report.value("compute_energy_j"), 864600, 1e-6) << allocator;
+  }
+}
+
+TEST(P4SpEir, TheLpBoundIsNeverBelowAnyPlacementAndTheComputeBoundIsTheLeastPower) {
+  // Two racks of two nodes, PE1955 and PE1855 chassis (different idle and busy powers), a
+  // generated D; every placement of every (busy, on) count is enumerated.
+  ParamSet p(simulation_catalog());
+  p.set("platform", std::string("room"));
+  p.set("room_rows", std::int64_t{1});
+  p.set("room_racks_per_row", std::int64_t{2});
+  p.set("room_nodes_per_rack", std::int64_t{2});
+  p.set("room_node_types", std::string("pe1955:1,pe1855:1"));
+  p.set("node_power", std::string("chassis"));
+  p.set("workload", std::string("poisson"));
+  const Scenario s = make_scenario(p);
+  const auto power = make_node_power(s.params, s.platform, s.key);
+  const HeatDistributionBuild heat = build_heat_distribution(s.platform, s.params);
+  const double off_w = 15, redline = 25;
+  SpEirBound bound(s.platform, *power, heat, off_w, redline);
+  const Matrix d = heat.d->matrix();
+  const int n = 4;
+  for (int busy = 0; busy <= n; ++busy) {
+    for (int on = busy; on <= n; ++on) {
+      double best_supply = -INFINITY, least_power = INFINITY;
+      for (int code = 0; code < 81; ++code) {  // each node off (0), idle (1) or busy (2)
+        Eigen::VectorXd node_w(n);
+        int b = 0, o = 0;
+        for (int k = 0, c = code; k < n; ++k, c /= 3) {
+          const TypePower& t = (*power)[s.platform.node_type[std::size_t(k)]];
+          node_w(k) = c % 3 == 0 ? off_w : c % 3 == 1 ? t.idle_w : t.busy_w;
+          b += c % 3 == 2;
+          o += c % 3 != 0;
+        }
+        if (b != busy || o != on) continue;
+        best_supply = std::max(best_supply, redline - (d * node_w).maxCoeff());
+        least_power = std::min(least_power, node_w.sum());
+      }
+      const MomentBound& m = bound.at(busy, on);
+      EXPECT_GE(m.supply_bound_c, best_supply - 1e-9) << busy << " busy, " << on << " on";
+      EXPECT_NEAR(m.compute_power_w, least_power, 1e-9) << busy << " busy, " << on << " on";
+      if (busy == 0 && on == n) {
+        EXPECT_NEAR(m.supply_bound_c, best_supply, 1e-9);  // one placement only
+      }
+    }
+  }
+}
+
+TEST(P4SpEir, ReportedWithTheThermostatAndAtLeastOneForAFixedWorstCaseSetting) {
+  ParamSet p = three_node_room("lrh");
+  p.set("thermostat_setting", std::string("worst_case"));
+  const double sp_eir = run_simulation(make_scenario(p)).report.value("sp_eir");
+  EXPECT_GE(sp_eir, 1.0);
+  EXPECT_LT(sp_eir, 1.5);
+  p.set("cooling", std::string("redline"));
+  EXPECT_TRUE(std::isnan(run_simulation(make_scenario(p)).report.value("sp_eir")));
+}
+
+TEST(P4BadInput, ThermostatPoliciesNeedARoomAndHtsTheDynamicThermostat) {
+  ParamSet p(simulation_catalog());
+  p.set("trace", std::string(DCSWEEP_TRACES_DIR) + "/KTH-SP2-1996-2.1-cln.swf");
+  p.set("jobs", std::int64_t{20});
+  p.set("allocator", std::string("hts"));
+  p.set("cooling", std::string("thermostat"));
+  p.set("thermostat_setting", std::string("highest"));
+  EXPECT_NE(input_error([&] { run_simulation(make_scenario(p)); }).find("needs a platform with a room"),
+            std::string::npos);
+  ParamSet q = three_node_room("hts");
+  EXPECT_NE(input_error([&] { make_scenario(q); }).find("thermostat_setting = highest"), std::string::npos);
+  q.set("cooling", std::string("redline"));
+  EXPECT_NE(input_error([&] { make_scenario(q); }).find("cooling = thermostat"), std::string::npos);
+  ParamSet r = three_node_room("lrh");
+  r.set("thermal_model", std::string("none"));
+  EXPECT_NE(input_error([&] { make_scenario(r); }).find("allocator 'lrh'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dcsweep
