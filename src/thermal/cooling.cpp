@@ -87,11 +87,8 @@ class ThermostatController final : public CoolingController {
     check_supply(std::min(s0, s1), time_s);
     const double extract = extract_w();
     const double c = extract * extract / s_.r_ac_w_k;  // P_AC = c / T_sup(K)
-    const double k0 = s0 + kKelvin, k1 = s1 + kKelvin;
-    if (dt > 0) {
-      out.energy_j = std::abs(k1 - k0) < 1e-12 ? c / k0 * dt : c * dt / (k1 - k0) * std::log(k1 / k0);
-    }
-    out.peak_power_w = c / std::min(k0, k1);
+    if (dt > 0) out.energy_j = crac_linear_supply_energy_j(c, s0, s1, dt);
+    out.peak_power_w = c / (std::min(s0, s1) + kKelvin);
     out.max_supply_c = std::max(s0, s1);
     out.min_supply_c = std::min(s0, s1);
     out.mean_supply_c = (s0 + s1) / 2;
@@ -265,6 +262,11 @@ ThermostatSettings thermostat_settings(const ParamSet& p, const CoolingRoom& roo
           room.redline_c,
           p.real("supply_temp_min_c"),
           thermostat_mode(p.text("thermostat_setting"))};
+}
+
+double crac_linear_supply_energy_j(double c_w_k, double supply0_c, double supply1_c, double dt_s) {
+  const double k0 = supply0_c + kKelvin, k1 = supply1_c + kKelvin;
+  return std::abs(k1 - k0) < 1e-12 ? c_w_k / k0 * dt_s : c_w_k * dt_s / (k1 - k0) * std::log(k1 / k0);
 }
 
 double thermostat_highest_setting_c(const ThermostatSettings& s, const CoolingInput& in) {

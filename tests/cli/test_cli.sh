@@ -137,6 +137,22 @@ expect_error 2 "dcsweep: error: $tmp/p39.csv: 39 values; platform meng40 has 40 
 { head -5 "$tmp/p3000.csv"; echo -5; tail -34 "$tmp/p3000.csv"; } >"$tmp/pneg.csv"
 expect_error 2 "dcsweep: error: $tmp/pneg.csv: node 6 has negative power -5" thermal --platform meng40 --power-w "$tmp/pneg.csv"
 expect_error 2 "dcsweep: error: platform 'trace' needs a trace" thermal --platform trace
+# [P4] Eq. 7's bound on SP-EIR: asu50 is above 1 and far below [P4]'s 1.69 (1.069: the CRAC adds a few
+# per cent to a compute ratio of 1.061; README, Cooling); without a room or node power, exit 2.
+if "$bin" thermal --platform asu50 --sp-eir-bound >"$tmp/speir.json" 2>"$tmp/err"; then
+  got=$(json_field sp_eir_bound "$tmp/speir.json")
+  awk -v b="$got" 'BEGIN { exit !(b > 1 && b < 1.69) }' && ok || fail "thermal --sp-eir-bound on asu50 -> $got"
+  near "$got" 1.0693 0.0001 && ok || fail "thermal --sp-eir-bound on asu50 -> $got, want 1.0693"
+else
+  fail "thermal --platform asu50 --sp-eir-bound: $(cat "$tmp/err")"
+fi
+expect_error 2 "dcsweep: error: platform 'trace' needs a trace" thermal --platform trace --sp-eir-bound
+expect_error 2 "dcsweep: error: thermal: --sp-eir-bound needs a node power model" \
+  thermal --platform meng40 --node-power none --sp-eir-bound
+expect_error 2 "dcsweep: error: thermal: --sp-eir-bound evaluates every node busy and every node idle" \
+  thermal --platform meng40 --uniform-power-w 3000 --sp-eir-bound
+expect_error 2 "dcsweep: error: thermostat: the compute power 111600 W is not below the CRAC's high-mode extraction 1e+05 W" \
+  thermal --platform meng40 --crac-high-extract-w 100000 --sp-eir-bound
 # Matrices in HDF5 files: a dataset "D" (or a named one), as written by h5py.
 /usr/bin/python3 - "$tmp/room.h5" <<'PY'
 import sys, h5py, numpy as np

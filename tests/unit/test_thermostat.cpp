@@ -1,7 +1,8 @@
 // The two-mode CRAC of [P4] and the physics guards: a run starting late equals the same run
 // shifted to start at 0 (issue 15), the controller against an independent explicit stepping of
 // Eq. 2-4 (with the low-mode hold), the room's energy balance, the runaway guards, the redline
-// floor, [P4]'s F, and the defaults taken from the papers (asu50 and other rooms).
+// floor, [P4]'s F, the defaults taken from the papers (asu50 and other rooms), and the closed-form
+// limit cycle of [P4] Eq. 7's bound (sp_eir_bound.hpp) as the controller's long-run average.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,6 +15,7 @@
 #include "dcsweep/sim/run.hpp"
 #include "dcsweep/sim/scenario.hpp"
 #include "dcsweep/thermal/cooling.hpp"
+#include "dcsweep/thermal/sp_eir_bound.hpp"
 #include "test_helpers.hpp"
 
 namespace dcsweep {
@@ -106,7 +108,7 @@ struct Room {
   double r_room = 1000, r_ac = 2000, low_w = 1000, high_w = 5000, high_c = 30, delta_c = 10, switch_s = 2;
 };
 
-std::unique_ptr<CoolingController> make_crac(const Room& r) {
+ParamSet room_params(const Room& r) {
   ParamSet p(simulation_catalog());
   p.set("thermostat_high_c", r.high_c);
   p.set("thermostat_delta_c", r.delta_c);
@@ -115,7 +117,11 @@ std::unique_ptr<CoolingController> make_crac(const Room& r) {
   p.set("crac_switch_s", r.switch_s);
   p.set("room_air_volume_m3", r.r_room / kRhoC);
   p.set("crac_airflow_m3s", r.r_ac / kRhoC);
-  return cooling_registry().at("thermostat").make({p, {}}, CoolingRoom{});
+  return p;
+}
+
+std::unique_ptr<CoolingController> make_crac(const Room& r) {
+  return cooling_registry().at("thermostat").make({room_params(r), {}}, CoolingRoom{});
 }
 
 /// Drives the controller as the data-center observer does, from `start_s` to `end_s`. Between
@@ -180,6 +186,46 @@ TEST(ThermostatPhysics, AgreesWithAnIndependentStepIntegration) {
   EXPECT_GE(switches, 5);
   EXPECT_NEAR(exact.cooling_j, stepped.cooling_j, 1e-4 * exact.cooling_j);
   EXPECT_NEAR(exact.supply_cs / 120, stepped.supply_cs / 120, 5e-4);
+}
+
+TEST(ThermostatPhysics, ClosedFormCycleIsTheLongRunAverage) {
+  // thermostat_cycle (sp_eir_bound.hpp) against the controller at constant power, for the hold
+  // (below and at P_low) and cycles near both ends of (P_low, P_high).
+  const Room room;
+  const ParamSet p = room_params(room);
+  const ThermostatSettings s = thermostat_settings(p, CoolingRoom{});
+  for (const double compute_w : {300.0, 1000.0, 1001.0, 2500.0, 3000.0, 4990.0}) {
+    SCOPED_TRACE(compute_w);
+    auto crac = make_crac(room);
+    crac->update(0, {compute_w, 0});
+    const ThermostatCycle cycle = thermostat_cycle(s, compute_w, room.high_c);
+    if (cycle.holding) {
+      // The hold (and P_c = P_low, where the low mode balances the room) has no event.
+      EXPECT_TRUE(std::isinf(crac->next_event_s()));
+      EXPECT_NEAR(crac->advance(1e5, 100).energy_j / 1e5, cycle.average_power_w, 1e-6 * cycle.average_power_w);
+      continue;
+    }
+    // The controller starts in low mode at the low setting; after its first two switches it is
+    // at the cycle's bottom (low setting - b t_sw) entering low mode: the limit cycle from there.
+    double t = 0, energy = 0, start = 0;
+    const int cycles = 50;
+    for (int event = 0; event < 2 + 2 * cycles; ++event) {
+      const double next = crac->next_event_s();
+      ASSERT_TRUE(std::isfinite(next));
+      const double e = crac->advance(next, 100).energy_j;
+      if (event >= 2) energy += e;
+      if (event == 2) {
+        EXPECT_NEAR(next - t, cycle.low_s, 1e-9 * cycle.low_s);
+      } else if (event == 3) {
+        EXPECT_NEAR(next - t, cycle.high_s, 1e-9 * cycle.high_s);
+      }
+      if (event == 1) start = next;
+      t = next;
+      crac->on_timer(t);
+    }
+    EXPECT_NEAR(t - start, cycles * (cycle.low_s + cycle.high_s), 1e-9 * t);
+    EXPECT_NEAR(energy / (t - start), cycle.average_power_w, 1e-6 * cycle.average_power_w);
+  }
 }
 
 TEST(ThermostatPhysics, RoomAirEnergyBalance) {

@@ -112,6 +112,10 @@ ThermostatSettings thermostat_settings(const ParamSet& params, const CoolingRoom
 /// bound = min F^-1 (T_red - D P) (in.supply_bound_c; NaN: redline - in.max_rise_k, F = I).
 double thermostat_highest_setting_c(const ThermostatSettings& s, const CoolingInput& in);
 
+/// Energy of a CRAC drawing P_AC = c / T_sup (T_sup in kelvin; c = P_ex^2 / r_ac) while its supply
+/// moves linearly from supply0_c to supply1_c over dt_s: c dt / (k1 - k0) ln(k1 / k0).
+double crac_linear_supply_energy_j(double c_w_k, double supply0_c, double supply1_c, double dt_s);
+
 using CoolingRegistry = Registry<CoolingController, const CoolingRoom&>;
 const CoolingRegistry& cooling_registry();
 
