@@ -1,0 +1,52 @@
+// Earliest deadline first ([P4] Algorithm 1): hand-worked schedules, each comment giving the
+// reasoning the expected times follow from.
+#include <gtest/gtest.h>
+
+#include "scenario_builder.hpp"
+
+namespace dcsweep {
+namespace {
+
+using Starts = std::vector<double>;
+
+/// The start times of `jobs` on `nodes` nodes under `scheduler`.
+Starts starts_under(const std::string& scheduler, std::int32_t nodes, const std::vector<test::JobSpec>& jobs) {
+  return test::starts(simulate(test::scenario(nodes, scheduler, jobs)));
+}
+
+// 2 nodes, all taken by J1 (0-10). J2 (2 nodes, 100 s) arrives at 1: deadline 1 + 100 = 101;
+// J3 (2 nodes, 5 s) arrives at 2: deadline 2 + 5 = 7.
+const std::vector<test::JobSpec> kLateUrgentJob = {{1, 0, 2, 10}, {2, 1, 2, 100}, {3, 2, 2, 5}};
+
+TEST(Edf, ALaterArrivalWithAnEarlierDeadlineStartsFirst) {
+  // At 10 J3 (deadline 7) goes before J2 (deadline 101): J3 10-15, J2 15-115. Arrival order
+  // (conservative) runs J2 first.
+  EXPECT_EQ(starts_under("edf", 2, kLateUrgentJob), (Starts{0, 15, 10}));
+  EXPECT_EQ(starts_under("conservative", 2, kLateUrgentJob), (Starts{0, 10, 110}));
+}
+
+TEST(Edf, BackfillsTheOpeningInDeadlineOrder) {
+  // 4 nodes. J1 (2 nodes, 0-10). At 1 arrive J2 (4 nodes, 5 s, deadline 6), J3 (2 nodes, 8 s,
+  // deadline 9) and J4 (2 nodes, 6 s, deadline 7). Deadline order J2, J4, J3: J2 is reserved at
+  // 10-15; J4 takes the opening of 2 nodes until 10 (1-7); J3 would fit the opening at 1 but J4
+  // came first, and from 7 it would run into J2's reservation, so it goes after J2: 15. In arrival
+  // order (conservative) J3 takes the opening and J4 waits for J2.
+  const std::vector<test::JobSpec> jobs = {{1, 0, 2, 10}, {2, 1, 4, 5}, {3, 1, 2, 8}, {4, 1, 2, 6}};
+  EXPECT_EQ(starts_under("edf", 4, jobs), (Starts{0, 10, 15, 1}));
+  EXPECT_EQ(starts_under("conservative", 4, jobs), (Starts{0, 10, 1, 15}));
+}
+
+TEST(Edf, DeadlineTiesGoBySubmitTimeThenJobId) {
+  // One node, J1 runs 0-10. J2 (submit 2, 8 s), J3 and J4 (submit 4, 6 s) all have deadline 10:
+  // J2 submitted first runs 10-18, then J3 (lower id) 18-24, then J4.
+  EXPECT_EQ(starts_under("edf", 1, {{1, 0, 1, 10}, {2, 2, 1, 8}, {3, 4, 1, 6}, {4, 4, 1, 6}}), (Starts{0, 10, 18, 24}));
+}
+
+TEST(Edf, DeadlinesComeFromRequestsNotRuntimes) {
+  // 1 node. J1 runs 0-10. J2 (submit 1) requests 30 s, runs 2 s: deadline 31. J3 (submit 2)
+  // requests and runs 20 s: deadline 22, so J3 goes first (10-30) although J2 is shorter; J2 30-32.
+  EXPECT_EQ(starts_under("edf", 1, {{1, 0, 1, 10}, {2, 1, 1, 2, 30}, {3, 2, 1, 20}}), (Starts{0, 30, 10}));
+}
+
+}  // namespace
+}  // namespace dcsweep
