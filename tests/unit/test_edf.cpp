@@ -1,5 +1,5 @@
-// Earliest deadline first ([P4] Algorithm 1): hand-worked schedules, each comment giving the
-// reasoning the expected times follow from.
+// Earliest deadline first ([P4] Algorithm 1) and the deadline_misses metric: hand-worked
+// schedules, each comment giving the reasoning the expected times follow from.
 #include <gtest/gtest.h>
 
 #include "scenario_builder.hpp"
@@ -17,6 +17,13 @@ Starts starts_under(const std::string& scheduler, std::int32_t nodes, const std:
 // 2 nodes, all taken by J1 (0-10). J2 (2 nodes, 100 s) arrives at 1: deadline 1 + 100 = 101;
 // J3 (2 nodes, 5 s) arrives at 2: deadline 2 + 5 = 7.
 const std::vector<test::JobSpec> kLateUrgentJob = {{1, 0, 2, 10}, {2, 1, 2, 100}, {3, 2, 2, 5}};
+
+/// deadline_misses of kLateUrgentJob under `scheduler` with `deadline_factor`.
+double misses(const std::string& scheduler, double deadline_factor) {
+  Scenario s = test::scenario(2, scheduler, kLateUrgentJob);
+  s.params.set("deadline_factor", deadline_factor);
+  return simulate(s).report.value("deadline_misses");
+}
 
 TEST(Edf, ALaterArrivalWithAnEarlierDeadlineStartsFirst) {
   // At 10 J3 (deadline 7) goes before J2 (deadline 101): J3 10-15, J2 15-115. Arrival order
@@ -46,6 +53,25 @@ TEST(Edf, DeadlinesComeFromRequestsNotRuntimes) {
   // 1 node. J1 runs 0-10. J2 (submit 1) requests 30 s, runs 2 s: deadline 31. J3 (submit 2)
   // requests and runs 20 s: deadline 22, so J3 goes first (10-30) although J2 is shorter; J2 30-32.
   EXPECT_EQ(starts_under("edf", 1, {{1, 0, 1, 10}, {2, 1, 1, 2, 30}, {3, 2, 1, 20}}), (Starts{0, 30, 10}));
+}
+
+TEST(DeadlineMisses, CountedByHandForEveryScheduler) {
+  // edf: J1 0-10, J3 10-15, J2 15-115; fcfs: J1 0-10, J2 10-110, J3 110-115. A job misses when
+  // it ends after submit + factor x request (ending on the deadline is in time). Factor 1:
+  // deadlines 10, 101, 7; factor 2: 20, 201, 12; factor 3: 30, 301, 17.
+  EXPECT_EQ(misses("edf", 1), 2);
+  EXPECT_EQ(misses("edf", 2), 1);
+  EXPECT_EQ(misses("edf", 3), 0);
+  EXPECT_EQ(misses("fcfs", 1), 2);
+  EXPECT_EQ(misses("fcfs", 2), 1);
+  EXPECT_EQ(misses("fcfs", 3), 1);  // J3 ends at 115, after 17
+}
+
+TEST(DeadlineMisses, UseTheRequestedTime) {
+  // 1 node, fcfs. J2 waits for J1 (0-10) and runs 10-15; its deadline is 0 + its request 20, not
+  // 0 + its runtime 5: in time.
+  const auto r = simulate(test::scenario(1, "fcfs", {{1, 0, 1, 10}, {2, 0, 1, 5, 20}}));
+  EXPECT_EQ(r.report.value("deadline_misses"), 0);
 }
 
 }  // namespace
