@@ -2,6 +2,8 @@
 // schedules, each comment giving the reasoning the expected times follow from.
 #include <gtest/gtest.h>
 
+#include "dcsweep/core/error.hpp"
+#include "dcsweep/sim/scenario.hpp"
 #include "scenario_builder.hpp"
 
 namespace dcsweep {
@@ -72,6 +74,57 @@ TEST(DeadlineMisses, UseTheRequestedTime) {
   // 0 + its runtime 5: in time.
   const auto r = simulate(test::scenario(1, "fcfs", {{1, 0, 1, 10}, {2, 0, 1, 5, 20}}));
   EXPECT_EQ(r.report.value("deadline_misses"), 0);
+}
+
+ParamSet trace_params(const std::string& trace, const std::string& scheduler) {
+  ParamSet p(simulation_catalog());
+  p.set("trace", std::string(DCSWEEP_TRACES_DIR) + "/" + trace);
+  p.set("scheduler", scheduler);
+  return p;
+}
+
+TEST(Edf, ATraceWithoutRequestedTimesIsBadInput) {
+  // NASA-iPSC records no requested time (field 9 is -1 throughout): its deadlines would be
+  // runtimes. 18,066 of its 18,239 records are simulated (the others never ran).
+  const std::string trace = "NASA-iPSC-1993-3.1-cln.swf";
+  try {
+    make_scenario(trace_params(trace, "edf"));
+    FAIL() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "scheduler 'edf' needs requested times (SWF field 9) for its deadlines: 18066 of "
+              "18066 jobs of " DCSWEEP_TRACES_DIR "/" +
+                  trace + " have none (first: job 1)");
+  }
+  EXPECT_NO_THROW(make_scenario(trace_params(trace, "easy")));  // other schedulers use the runtime
+}
+
+TEST(Edf, CountsOnlyTheSimulatedJobsWithoutARequest) {
+  // SDSC-SP2: 35 jobs that ran have no request, the first 51228; of the 100 records from there,
+  // 7 never ran (rejected) and 2 of the 93 others have none.
+  const std::string trace = "SDSC-SP2-1998-4.2-cln.swf.gz";
+  const MissingRequests whole = missing_requests(make_scenario(trace_params(trace, "easy")).workload);
+  EXPECT_EQ(whole.count, 35u);
+  EXPECT_EQ(whole.first_id, 51228);
+  ParamSet p = trace_params(trace, "edf");
+  p.set("first_job", std::int64_t{51228});
+  p.set("jobs", std::int64_t{100});
+  try {
+    make_scenario(p);
+    FAIL() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(": 2 of 93 jobs of "), std::string::npos) << e.what();
+  }
+}
+
+TEST(Edf, PoissonJobsRequestTheirRuntime) {
+  ParamSet p(simulation_catalog());
+  p.set("workload", std::string("poisson"));
+  p.set("platform", std::string("meng40"));
+  p.set("node_power", std::string("none"));
+  p.set("scheduler", std::string("edf"));
+  const SimulationResult r = simulate(make_scenario(p));
+  EXPECT_EQ(r.report.value("jobs_completed"), 40);
 }
 
 }  // namespace
