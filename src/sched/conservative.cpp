@@ -10,7 +10,10 @@ namespace {
 /// from scratch at every pass (reservation_plan.hpp).
 class ConservativeScheduler final : public detail::PlanningScheduler {
  public:
-  void submit(JobIndex index, const SchedulingContext&) override { queue_.push(index); }
+  void submit(JobIndex index, const SchedulingContext&) override {
+    queue_.push(index);
+    inserted(queue_.size() - 1, index);
+  }
 };
 
 }  // namespace

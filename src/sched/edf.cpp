@@ -22,7 +22,9 @@ class EdfScheduler final : public detail::PlanningScheduler {
     const std::span<const JobIndex> waiting = queue_.view();
     const auto later = std::upper_bound(waiting.begin(), waiting.end(), deadline,
                                         [&](double d, JobIndex j) { return d < ctx.attributes(j).deadline_s; });
-    queue_.insert(static_cast<std::size_t>(later - waiting.begin()), index);
+    const auto position = static_cast<std::size_t>(later - waiting.begin());
+    queue_.insert(position, index);
+    inserted(position, index);
   }
 };
 

@@ -4,7 +4,9 @@
 
 namespace dcsweep::detail {
 
-Profile::Profile(double now, std::int32_t free, const SchedulingContext& ctx) : time_{now}, free_{free} {
+void Profile::rebuild(double now, std::int32_t free, const SchedulingContext& ctx) {
+  time_.assign(1, now);
+  free_.assign(1, free);
   for (const EstimatedEnd& end : ctx.running()) {
     const std::int32_t nodes = ctx.config(end.job).nodes_of(ctx.job(end.job));
     const double t = std::max(end.time_s, now);
@@ -28,8 +30,15 @@ std::size_t Profile::earliest(std::int32_t nodes, double duration, std::size_t f
   return time_.size();
 }
 
-void Profile::reserve(std::size_t i, std::int32_t nodes, double duration) {
-  const double end = time_[i] + duration;
+bool Profile::fits_now(std::int32_t nodes, double end) const {
+  if (free_[0] < nodes) return false;
+  for (std::size_t i = 1; i < time_.size() && time_[i] < end; ++i) {
+    if (free_[i] < nodes) return false;
+  }
+  return true;
+}
+
+void Profile::reserve(std::size_t i, std::int32_t nodes, double end) {
   std::size_t j = i;
   for (; j < time_.size() && time_[j] < end; ++j) free_[j] -= nodes;
   if (j == time_.size() || time_[j] > end) {  // split the step that the reservation ends inside
@@ -38,37 +47,91 @@ void Profile::reserve(std::size_t i, std::int32_t nodes, double duration) {
   }
 }
 
-void plan_and_start(SchedulingContext& ctx, std::span<const JobIndex> queue, std::vector<std::size_t>& started) {
-  started.clear();
-  if (queue.empty() || ctx.free_nodes() == 0) return;
-  const double now = ctx.now();
-  Profile profile(now, ctx.free_nodes(), ctx);
-  for (std::size_t q = 0; q < queue.size(); ++q) {
-    const Job& job = ctx.job(queue[q]);
-    const std::size_t step = profile.earliest(job.nodes, job.estimate_s);
-    if (step == profile.size()) continue;  // cannot be planned while nodes are off
-    // Started now only if the allocator places it and its estimate, as the runtime model makes
-    // it for that placement, still fits; otherwise it keeps a place in the plan.
-    double duration = job.estimate_s;
-    const auto fits = [&](double end) {
-      duration = end - now;
-      return profile.earliest(job.nodes, duration) == step;
-    };
-    if (profile.time(step) == now && ctx.start_if(queue[q], {}, fits)) {
-      started.push_back(q);
-      profile.reserve(step, job.nodes, duration);
-      continue;
-    }
-    duration = job.estimate_s;
-    const std::size_t later = profile.time(step) == now ? profile.earliest(job.nodes, duration, step + 1) : step;
-    if (later < profile.size()) profile.reserve(later, job.nodes, duration);
+bool Profile::advance(double now) {
+  if (time_.size() > 1 && time_[1] <= now) return false;
+  time_[0] = now;
+  return true;
+}
+
+void PlanningScheduler::inserted(std::size_t position, JobIndex index) {
+  if (!kept_) return;
+  if (position < planned_) {
+    kept_ = false;  // it goes before planned jobs: they must be planned again
+  } else {
+    new_jobs_.push_back(index);
   }
 }
 
 void PlanningScheduler::schedule(SchedulingContext& ctx) {
-  queue_.start_heads(ctx);
-  plan_and_start(ctx, queue_.view(), started_);
+  if (!resume_kept_plan(ctx)) {
+    kept_ = false;
+    new_jobs_.clear();
+    queue_.start_heads(ctx);
+    if (!queue_.empty() && ctx.free_nodes() > 0) {
+      profile_.rebuild(ctx.now(), ctx.free_nodes(), ctx);
+      plan(ctx, 0);
+    }
+  }
+  running_ = ctx.running().size();
+  free_ = ctx.free_nodes();
+}
+
+bool PlanningScheduler::resume_kept_plan(SchedulingContext& ctx) {
+  if (!kept_ || ctx.running().size() != running_ || ctx.free_nodes() != free_ || !profile_.advance(ctx.now())) {
+    return false;
+  }
+  const auto fits_now = [&](JobIndex index) {
+    const Job& job = ctx.job(index);
+    return profile_.fits_now(job.nodes, ctx.now() + job.estimate_s);
+  };
+  const bool any = std::any_of(new_jobs_.begin(), new_jobs_.end(), fits_now);
+  new_jobs_.clear();
+  if (any) plan(ctx, planned_);
+  return true;
+}
+
+void PlanningScheduler::plan(SchedulingContext& ctx, std::size_t from) {
+  const double now = ctx.now();
+  const std::span<const JobIndex> queue = queue_.view();
+  const auto fits_now = [&](std::size_t q) {
+    const Job& job = ctx.job(queue[q]);
+    return profile_.fits_now(job.nodes, now + job.estimate_s);
+  };
+  started_.clear();
+  bool refused = false;
+  std::size_t q = from;
+  std::size_t next_fit = from;  // no job in [q, next_fit) fits now
+  for (; q < queue.size(); ++q) {
+    next_fit = std::max(next_fit, q);
+    while (next_fit < queue.size() && !fits_now(next_fit)) ++next_fit;
+    if (next_fit == queue.size()) break;  // nothing left can start now
+    const JobIndex index = queue[q];
+    const Job& job = ctx.job(index);
+    const std::size_t step = profile_.earliest(job.nodes, job.estimate_s);
+    if (step == profile_.size()) continue;  // cannot be planned while nodes are off
+    if (step == 0) {
+      // Started now only if the allocator places it and its estimate, as the runtime model makes
+      // it for that placement, still fits; its nodes are then reserved until that estimated end,
+      // as the running job it becomes. Otherwise it keeps a place in the plan.
+      double end = now + job.estimate_s;
+      const auto fits = [&](double estimated_end) {
+        end = estimated_end;
+        return profile_.fits_now(job.nodes, end);
+      };
+      if (ctx.start_if(index, {}, fits)) {
+        started_.push_back(q);
+        profile_.reserve(0, job.nodes, end);
+        continue;
+      }
+      refused = true;
+    }
+    const std::size_t at = step == 0 ? profile_.earliest(job.nodes, job.estimate_s, 1) : step;
+    if (at < profile_.size()) profile_.reserve(at, job.nodes, profile_.time(at) + job.estimate_s);
+  }
   queue_.erase_positions(started_);
+  planned_ = q - started_.size();
+  // A refused job must be tried again at the next pass, which the kept plan would not do.
+  kept_ = !refused;
 }
 
 }  // namespace dcsweep::detail
