@@ -1,6 +1,7 @@
 #include "reservation_plan.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace dcsweep::detail {
 
@@ -93,45 +94,60 @@ bool PlanningScheduler::resume_kept_plan(SchedulingContext& ctx) {
 void PlanningScheduler::plan(SchedulingContext& ctx, std::size_t from) {
   const double now = ctx.now();
   const std::span<const JobIndex> queue = queue_.view();
-  const auto fits_now = [&](std::size_t q) {
-    const Job& job = ctx.job(queue[q]);
-    return profile_.fits_now(job.nodes, now + job.estimate_s);
-  };
   started_.clear();
-  bool refused = false;
-  std::size_t q = from;
-  std::size_t next_fit = from;  // no job in [q, next_fit) fits now
+  refused_ = false;
+  // next_fit: no job in [q, next_fit) fits now; when `known`, the one at next_fit does, and
+  // keeps fitting until a reservation begins before now + its estimate (its horizon).
+  std::size_t q = from, next_fit = from;
+  bool known = false;
+  double horizon = now;
   for (; q < queue.size(); ++q) {
-    next_fit = std::max(next_fit, q);
-    while (next_fit < queue.size() && !fits_now(next_fit)) ++next_fit;
-    if (next_fit == queue.size()) break;  // nothing left can start now
-    const JobIndex index = queue[q];
-    const Job& job = ctx.job(index);
-    const std::size_t step = profile_.earliest(job.nodes, job.estimate_s);
-    if (step == profile_.size()) continue;  // cannot be planned while nodes are off
-    if (step == 0) {
-      // Started now only if the allocator places it and its estimate, as the runtime model makes
-      // it for that placement, still fits; its nodes are then reserved until that estimated end,
-      // as the running job it becomes. Otherwise it keeps a place in the plan.
-      double end = now + job.estimate_s;
-      const auto fits = [&](double estimated_end) {
-        end = estimated_end;
-        return profile_.fits_now(job.nodes, end);
-      };
-      if (ctx.start_if(index, {}, fits)) {
-        started_.push_back(q);
-        profile_.reserve(0, job.nodes, end);
-        continue;
-      }
-      refused = true;
+    if (next_fit < q) {
+      next_fit = q;
+      known = false;
     }
-    const std::size_t at = step == 0 ? profile_.earliest(job.nodes, job.estimate_s, 1) : step;
-    if (at < profile_.size()) profile_.reserve(at, job.nodes, profile_.time(at) + job.estimate_s);
+    while (!known && next_fit < queue.size()) {
+      const Job& job = ctx.job(queue[next_fit]);
+      horizon = now + job.estimate_s;
+      known = profile_.fits_now(job.nodes, horizon);
+      if (!known) ++next_fit;
+    }
+    if (!known) break;  // nothing left can start now
+    if (place(ctx, q) < horizon) known = false;
   }
   queue_.erase_positions(started_);
   planned_ = q - started_.size();
   // A refused job must be tried again at the next pass, which the kept plan would not do.
-  kept_ = !refused;
+  kept_ = !refused_;
+}
+
+double PlanningScheduler::place(SchedulingContext& ctx, std::size_t q) {
+  const double now = ctx.now();
+  const JobIndex index = queue_[q];
+  const Job& job = ctx.job(index);
+  const std::size_t step = profile_.earliest(job.nodes, job.estimate_s);
+  if (step == profile_.size()) return INFINITY;  // cannot be planned while nodes are off
+  if (step == 0) {
+    // Started now only if the allocator places it and its estimate, as the runtime model makes
+    // it for that placement, still fits; its nodes are then reserved until that estimated end,
+    // as the running job it becomes. Otherwise it keeps a place in the plan.
+    double end = now + job.estimate_s;
+    const auto fits = [&](double estimated_end) {
+      end = estimated_end;
+      return profile_.fits_now(job.nodes, end);
+    };
+    if (ctx.start_if(index, {}, fits)) {
+      started_.push_back(q);
+      profile_.reserve(0, job.nodes, end);
+      return now;
+    }
+    refused_ = true;
+  }
+  const std::size_t at = step == 0 ? profile_.earliest(job.nodes, job.estimate_s, 1) : step;
+  if (at == profile_.size()) return INFINITY;
+  const double start = profile_.time(at);
+  profile_.reserve(at, job.nodes, start + job.estimate_s);
+  return start;
 }
 
 }  // namespace dcsweep::detail

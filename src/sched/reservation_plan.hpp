@@ -71,6 +71,9 @@ class PlanningScheduler : public Scheduler {
   /// Plans queue positions from `from` on (profile_ holds the plan of those before) until no job
   /// left fits now, starting those whose start is now.
   void plan(SchedulingContext& ctx, std::size_t from);
+  /// Plans the job at queue position q: reserves its earliest start, starting it if that is now.
+  /// Returns the start reserved (INFINITY: none).
+  double place(SchedulingContext& ctx, std::size_t q);
 
   Profile profile_;
   bool kept_ = false;               ///< profile_ holds the plan of queue positions [0, planned_)
@@ -78,6 +81,7 @@ class PlanningScheduler : public Scheduler {
   std::vector<JobIndex> new_jobs_;  ///< inserted at or after planned_ since the last pass
   std::size_t running_ = 0;         ///< running jobs after the last pass
   std::int32_t free_ = 0;           ///< free nodes after the last pass
+  bool refused_ = false;            ///< in this pass, a start the plan wanted was refused
   std::vector<std::size_t> started_;
 };
 
