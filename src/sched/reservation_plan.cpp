@@ -1,7 +1,11 @@
 #include "reservation_plan.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
 
 namespace dcsweep::detail {
 
@@ -19,30 +23,97 @@ void Profile::rebuild(double now, std::int32_t free, const SchedulingContext& ct
   }
 }
 
-std::size_t Profile::earliest(std::int32_t nodes, double duration, std::size_t from) const {
-  for (std::size_t i = from; i < time_.size(); ++i) {
-    if (free_[i] < nodes) continue;
-    const double end = time_[i] + duration;
-    std::size_t j = i;
-    while (j + 1 < time_.size() && time_[j + 1] < end && free_[j + 1] >= nodes) ++j;
-    if (j + 1 == time_.size() || time_[j + 1] >= end) return i;
-    i = j;  // step j + 1 lacks nodes: no start before it can work
+// The scans below look at up to 64 steps at a time through a bit mask of the steps that lack
+// nodes (AVX2 compares where the build has them): they are most of a congested pass's work.
+namespace {
+
+constexpr std::size_t kBlock = 64;
+
+/// Bit u set when values[u] < nodes, for u < count <= 64.
+std::uint64_t short_bits(const std::int32_t* values, std::size_t count, std::int32_t nodes) {
+  std::uint64_t bits = 0;
+  std::size_t u = 0;
+#ifdef __AVX2__
+  const __m256i limit = _mm256_set1_epi32(nodes);
+  for (; u + 8 <= count; u += 8) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(values + u));
+    const auto lanes = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(limit, v))));
+    bits |= std::uint64_t{lanes} << u;
   }
-  return time_.size();
+#endif
+  for (; u < count; ++u) bits |= std::uint64_t{values[u] < nodes} << u;
+  return bits;
+}
+
+}  // namespace
+
+bool Profile::short_before(std::size_t from, std::int32_t nodes, double end) const {
+  // Blocks of 8, 16, 32, then 64 steps: most windows end within a few steps.
+  for (std::size_t base = from, block = 8; base < size(); base += block, block = std::min(2 * block, kBlock)) {
+    const std::size_t count = std::min(block, size() - base);
+    const std::uint64_t shorts = short_bits(&free_[base], count, nodes);
+    if (shorts != 0) return time_[base + static_cast<std::size_t>(std::countr_zero(shorts))] < end;
+    if (time_[base + count - 1] >= end) return false;
+  }
+  return false;
+}
+
+std::size_t Profile::earliest(std::int32_t nodes, double duration, std::size_t from) const {
+  // Only the first step of a run of steps with enough nodes can be the start: a later one has the
+  // same step lacking nodes after it, and less time before that step.
+  std::size_t start = size();  // first step of the current run; size(): not in a run
+  for (std::size_t base = from, block = 8; base < size(); base += block, block = std::min(2 * block, kBlock)) {
+    const std::size_t count = std::min(block, size() - base);
+    const std::size_t last = base + count - 1;
+    const std::uint64_t shorts = short_bits(&free_[base], count, nodes);
+    std::size_t u = 0;
+    if (start < size()) {  // the run goes on from an earlier block
+      if (shorts == 0) {
+        if (time_[last] >= time_[start] + duration) return start;
+        continue;
+      }
+      u = static_cast<std::size_t>(std::countr_zero(shorts));
+      if (time_[base + u] >= time_[start] + duration) return start;
+      start = size();
+      ++u;
+    }
+    if (u >= count) continue;
+    // Runs that begin in this block, in order: the k-th run begins at the k-th bit of `begins`
+    // and, unless it reaches the block's end, is stopped by the k-th bit of `stops`. All are
+    // tested without a branch per run (runs are often a step or two long), the first that
+    // passes wins.
+    const std::uint64_t valid = (count == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1) << u;
+    const std::uint64_t enough = ~shorts & valid;
+    std::uint64_t begins = enough & ~(enough << 1);
+    std::uint64_t stops = shorts & (enough << 1);
+    std::uint64_t passed = 0;
+    while (stops != 0) {
+      const auto first = static_cast<std::size_t>(std::countr_zero(begins));
+      const auto stop = static_cast<std::size_t>(std::countr_zero(stops));
+      passed |= std::uint64_t{time_[base + stop] >= time_[base + first] + duration} << first;
+      begins &= begins - 1;
+      stops &= stops - 1;
+    }
+    if (passed != 0) return base + static_cast<std::size_t>(std::countr_zero(passed));
+    if (begins != 0) {  // the last run reaches the block's end
+      start = base + static_cast<std::size_t>(std::countr_zero(begins));
+      if (time_[last] >= time_[start] + duration) return start;
+    }
+  }
+  return start;  // a run that lasts to the last step, which lasts forever, or none
 }
 
 bool Profile::fits_now(std::int32_t nodes, double end) const {
-  if (free_[0] < nodes) return false;
-  for (std::size_t i = 1; i < time_.size() && time_[i] < end; ++i) {
-    if (free_[i] < nodes) return false;
-  }
-  return true;
+  return free_[0] >= nodes && !short_before(1, nodes, end);
 }
 
 void Profile::reserve(std::size_t i, std::int32_t nodes, double end) {
   std::size_t j = i;
-  for (; j < time_.size() && time_[j] < end; ++j) free_[j] -= nodes;
-  if (j == time_.size() || time_[j] > end) {  // split the step that the reservation ends inside
+  for (; j + 8 <= size() && time_[j + 7] < end; j += 8) {
+    for (std::size_t u = 0; u < 8; ++u) free_[j + u] -= nodes;
+  }
+  for (; j < size() && time_[j] < end; ++j) free_[j] -= nodes;
+  if (j == size() || time_[j] > end) {  // split the step that the reservation ends inside
     time_.insert(time_.begin() + static_cast<std::ptrdiff_t>(j), end);
     free_.insert(free_.begin() + static_cast<std::ptrdiff_t>(j), free_[j - 1] + nodes);
   }

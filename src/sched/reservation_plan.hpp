@@ -36,6 +36,9 @@ class Profile {
   std::int32_t free_now() const { return free_[0]; }
 
  private:
+  /// Whether a step from `from` on that begins before `end` has fewer than `nodes` free.
+  bool short_before(std::size_t from, std::int32_t nodes, double end) const;
+
   std::vector<double> time_;
   std::vector<std::int32_t> free_;
 };
