@@ -165,6 +165,7 @@ bool PlanningScheduler::resume_kept_plan(SchedulingContext& ctx) {
 void PlanningScheduler::plan(SchedulingContext& ctx, std::size_t from) {
   const double now = ctx.now();
   const std::span<const JobIndex> queue = queue_.view();
+  const std::span<const Job> jobs = ctx.jobs();
   started_.clear();
   refused_ = false;
   // next_fit: no job in [q, next_fit) fits now; when `known`, the one at next_fit does, and
@@ -178,13 +179,13 @@ void PlanningScheduler::plan(SchedulingContext& ctx, std::size_t from) {
       known = false;
     }
     while (!known && next_fit < queue.size()) {
-      const Job& job = ctx.job(queue[next_fit]);
+      const Job& job = jobs[static_cast<std::size_t>(queue[next_fit])];
       horizon = now + job.estimate_s;
       known = profile_.fits_now(job.nodes, horizon);
       if (!known) ++next_fit;
     }
     if (!known) break;  // nothing left can start now
-    if (place(ctx, q) < horizon) known = false;
+    if (place(ctx, q, jobs[static_cast<std::size_t>(queue[q])]) < horizon) known = false;
   }
   queue_.erase_positions(started_);
   planned_ = q - started_.size();
@@ -192,10 +193,9 @@ void PlanningScheduler::plan(SchedulingContext& ctx, std::size_t from) {
   kept_ = !refused_;
 }
 
-double PlanningScheduler::place(SchedulingContext& ctx, std::size_t q) {
+double PlanningScheduler::place(SchedulingContext& ctx, std::size_t q, const Job& job) {
   const double now = ctx.now();
   const JobIndex index = queue_[q];
-  const Job& job = ctx.job(index);
   const std::size_t step = profile_.earliest(job.nodes, job.estimate_s);
   if (step == profile_.size()) return INFINITY;  // cannot be planned while nodes are off
   if (step == 0) {

@@ -74,9 +74,9 @@ class PlanningScheduler : public Scheduler {
   /// Plans queue positions from `from` on (profile_ holds the plan of those before) until no job
   /// left fits now, starting those whose start is now.
   void plan(SchedulingContext& ctx, std::size_t from);
-  /// Plans the job at queue position q: reserves its earliest start, starting it if that is now.
+  /// Plans `job`, at queue position q: reserves its earliest start, starting it if that is now.
   /// Returns the start reserved (INFINITY: none).
-  double place(SchedulingContext& ctx, std::size_t q);
+  double place(SchedulingContext& ctx, std::size_t q, const Job& job);
 
   Profile profile_;
   bool kept_ = false;               ///< profile_ holds the plan of queue positions [0, planned_)
