@@ -2,6 +2,9 @@
 // schedules, each comment giving the reasoning the expected times follow from.
 #include <gtest/gtest.h>
 
+#include <functional>
+
+#include "backfill_replay.hpp"
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/sim/scenario.hpp"
 #include "scenario_builder.hpp"
@@ -115,6 +118,31 @@ TEST(Edf, CountsOnlyTheSimulatedJobsWithoutARequest) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find(": 2 of 93 jobs of "), std::string::npos) << e.what();
   }
+}
+
+/// Deadline order, from the workload alone: submit + factor x request, ties by position (submit
+/// time, then job id).
+std::function<bool(std::size_t, std::size_t)> deadline_order(const Scenario& s) {
+  const double factor = s.params.real("deadline_factor");
+  return [&jobs = s.workload.jobs, factor](std::size_t a, std::size_t b) {
+    const double da = jobs[a].submit_s + factor * jobs[a].estimate_s;
+    const double db = jobs[b].submit_s + factor * jobs[b].estimate_s;
+    return da != db ? da < db : a < b;
+  };
+}
+
+TEST(Edf, IndependentReplayOfAWholeTraceAgreesOnEveryStart) {
+  // All 28,467 simulated KTH-SP2 jobs, and 1,000 SDSC-SP2 jobs at twice their arrival rate with
+  // deadlines at 3 x the request: the replay plans in deadline order from scratch at every event.
+  const test::ReplayAgreement kth =
+      test::replay_agreement(test::trace_selection("KTH-SP2-1996-2.1-cln.swf", 0, 0, 1.0, "edf"), deadline_order);
+  EXPECT_EQ(kth.same, kth.jobs);
+  EXPECT_GT(kth.waited, kth.jobs / 4);
+  ParamSet p = test::trace_selection("SDSC-SP2-1998-4.2-cln.swf.gz", 0, 1000, 0.5, "edf");
+  p.set("deadline_factor", 3.0);
+  const test::ReplayAgreement sdsc = test::replay_agreement(p, deadline_order);
+  EXPECT_EQ(sdsc.same, sdsc.jobs);
+  EXPECT_GT(sdsc.waited, sdsc.jobs / 4);
 }
 
 TEST(Edf, PoissonJobsRequestTheirRuntime) {
