@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Speed and memory of `dcsweep simulate` on the largest shipped trace, on one core (taskset -c 0),
 # median of RUNS runs each, with the bare count-only EASY loop (bench/bare_easy.cpp) measured in
-# the same run as the baseline. Then in-process jobs/s for 10k, 100k and all jobs, and the thermal
-# model's cost (bench_thermal) with the peak memory of an intrepid run with it.
+# the same run as the baseline, and conservative backfilling and edf against EASY. Then
+# in-process jobs/s for 10k, 100k and all jobs, and the thermal model's cost (bench_thermal)
+# with the peak memory of an intrepid run with it.
 # usage: bench/run.sh [RUNS]     (after .ci/build; writes nothing but stdout)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +36,14 @@ measure curie_on_intrepid_easy_first_fit "$bin/dcsweep" simulate --trace "$trace
 base=$(cat /tmp/dcsweep-bench-baseline_bare_easy)
 for case in curie_easy_first_fit curie_on_intrepid_easy_first_fit; do
   printf '%-44s %8.2f x baseline\n' "$case" "$(echo "$(cat /tmp/dcsweep-bench-$case) / $base" | bc -l)"
+done
+echo
+echo "== conservative backfilling and edf (issue 10), whole CEA-Curie, vs EASY in the same run (target <= 3 x) =="
+measure curie_conservative_first_fit "$bin/dcsweep" simulate --trace "$trace" --scheduler conservative --allocator first_fit
+measure curie_edf_first_fit "$bin/dcsweep" simulate --trace "$trace" --scheduler edf --allocator first_fit
+easy=$(cat /tmp/dcsweep-bench-curie_easy_first_fit)
+for case in curie_conservative_first_fit curie_edf_first_fit; do
+  printf '%-44s %8.2f x EASY\n' "$case" "$(echo "$(cat /tmp/dcsweep-bench-$case) / $easy" | bc -l)"
 done
 echo
 echo "== in process: simulate() only, trace machine =="

@@ -1,4 +1,4 @@
-#include "arrival_queue.hpp"
+#include "waiting_queue.hpp"
 
 namespace dcsweep {
 namespace {
@@ -63,7 +63,7 @@ class EasyScheduler final : public Scheduler {
     queue_.erase_positions(started_);
   }
 
-  detail::ArrivalQueue queue_;
+  detail::WaitingQueue queue_;
   std::vector<std::size_t> started_;
 };
 

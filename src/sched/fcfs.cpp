@@ -1,4 +1,4 @@
-#include "arrival_queue.hpp"
+#include "waiting_queue.hpp"
 
 namespace dcsweep {
 namespace {
@@ -11,14 +11,15 @@ class FcfsScheduler final : public Scheduler {
   std::size_t queued() const override { return queue_.size(); }
 
  private:
-  detail::ArrivalQueue queue_;
+  detail::WaitingQueue queue_;
 };
 
 }  // namespace
 
 SchedulerRegistry::Entry fcfs_scheduler_entry() {
-  return {"fcfs", "first come, first served: queue heads start in order while they fit", {},
-          [](const BuildContext&) { return std::make_unique<FcfsScheduler>(); }};
+  return {"fcfs", "first come, first served: queue heads start in order while they fit", {}, [](const BuildContext&) {
+            return std::make_unique<FcfsScheduler>();
+          }};
 }
 
 }  // namespace dcsweep

@@ -1,17 +1,18 @@
 #include "dcsweep/sched/scheduler.hpp"
 
-#include "arrival_queue.hpp"
+#include "waiting_queue.hpp"
 
 namespace dcsweep {
 
 const SchedulerRegistry& scheduler_registry() {
-  static const SchedulerRegistry registry("scheduler", {easy_scheduler_entry(), fcfs_scheduler_entry(), conservative_scheduler_entry()});
+  static const SchedulerRegistry registry("scheduler", {easy_scheduler_entry(), fcfs_scheduler_entry(),
+                                                        conservative_scheduler_entry(), edf_scheduler_entry()});
   return registry;
 }
 
 namespace detail {
 
-void ArrivalQueue::pop_front() {
+void WaitingQueue::pop_front() {
   ++head_;
   if (head_ == jobs_.size()) {
     jobs_.clear();
@@ -22,11 +23,11 @@ void ArrivalQueue::pop_front() {
   }
 }
 
-void ArrivalQueue::start_heads(SchedulingContext& ctx) {
+void WaitingQueue::start_heads(SchedulingContext& ctx) {
   while (!empty() && ctx.job(front()).nodes <= ctx.free_nodes() && ctx.start(front())) pop_front();
 }
 
-void ArrivalQueue::erase_positions(const std::vector<std::size_t>& positions) {
+void WaitingQueue::erase_positions(const std::vector<std::size_t>& positions) {
   if (positions.empty()) return;
   std::size_t write = head_ + positions.front();
   std::size_t next = 0;

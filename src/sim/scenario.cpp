@@ -113,6 +113,22 @@ void check_policy_params(const ParamSet& params) {
   if (allocator == "hts") hts_check_params(params);
 }
 
+MissingRequests missing_requests(const Workload& workload) {
+  MissingRequests out{0, workload.jobs.size(), 0, workload.source};
+  for (const Job& job : workload.jobs) {
+    if (job.has_request) continue;
+    if (out.count++ == 0) out.first_id = job.id;
+  }
+  return out;
+}
+
+void check_policy_workload(const ParamSet& params, const MissingRequests& missing) {
+  if (missing.count == 0 || params.text("scheduler") != "edf") return;
+  throw InputError("scheduler 'edf' needs requested times (SWF field 9) for its deadlines: " +
+                   std::to_string(missing.count) + " of " + std::to_string(missing.jobs) + " jobs of " +
+                   missing.source + " have none (first: job " + std::to_string(missing.first_id) + ")");
+}
+
 StreamKey workload_key(const Scenario& s) {
   const auto shared = static_cast<std::uint64_t>(s.params.integer("workload_seed"));
   return shared == 0 ? s.key : StreamKey{shared, 0, s.key.replicate};
@@ -137,6 +153,7 @@ Scenario make_scenario(const ParamSet& params, std::uint64_t point, std::uint64_
     RngStream rng(workload_key(s), StreamPurpose::workload);
     s.workload = generate_poisson(poisson_options(params), rng, size.nodes);
   }
+  check_policy_workload(params, missing_requests(s.workload));
   return s;
 }
 

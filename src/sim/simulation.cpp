@@ -65,7 +65,7 @@ class Engine final : public SchedulingContext, public NodeControl {
                             " jobs can never start: the allocator could not place them on an idle machine");
     }
     SimulationResult result;
-    result.report = scheduling_report(scenario_.workload, outcomes_, scenario_.platform.node_count);
+    result.report = scheduling_report(scenario_.workload, outcomes_, attributes_, scenario_.platform.node_count);
     for (SimObserver* observer : observers_) observer->report(now_, result.report);
     result.jobs = std::move(outcomes_);
     if (keep_nodes_) result.nodes = std::move(node_sets_);

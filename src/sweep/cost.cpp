@@ -97,16 +97,26 @@ void check_rooms(const Grid& grid, const HeatProvider& heat, std::size_t part, s
 
 std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, const CostModel& model,
                                    std::size_t part, std::size_t parts, const HeatProvider& heat) {
-  std::map<std::string, std::pair<std::size_t, double>> by_workload;  // key -> (order of appearance, cost)
+  struct Built {
+    std::size_t order;  ///< of first appearance
+    double cost = -1.0;
+    MissingRequests missing;
+  };
+  std::map<std::string, Built> by_workload;
   std::vector<double> costs(grid.size(), -1.0);
   for (std::uint64_t i = 0; i < grid.size(); ++i) {
     const ParamSet p = grid.params(i);
     check_policy_params(p);  // a point the policies refuse is bad input, whatever its workload
-    const auto [it, added] = by_workload.try_emplace(workload_key(p), by_workload.size(), -1.0);
-    auto& [order, cost] = it->second;
-    if (order % parts != part) continue;
-    if (added) cost = workload_cost(make_scenario(p, i, grid.replicate(i), loader), model);
-    costs[i] = cost;
+    const auto [it, added] = by_workload.try_emplace(workload_key(p), Built{by_workload.size()});
+    Built& built = it->second;
+    if (built.order % parts != part) continue;
+    if (added) {
+      const Scenario s = make_scenario(p, i, grid.replicate(i), loader);
+      built.cost = workload_cost(s, model);
+      built.missing = missing_requests(s.workload);
+    }
+    check_policy_workload(p, built.missing);  // the points sharing a workload may differ in scheduler
+    costs[i] = built.cost;
   }
   add_room_builds(grid, model, costs);
   if (heat) check_rooms(grid, heat, part, parts);

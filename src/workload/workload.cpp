@@ -46,7 +46,8 @@ bool convert(const SwfRecord& r, const Conversion& c, Job& job, RejectedJobs& re
   job.id = r.id;
   job.submit_s = r.submit_s;
   job.runtime_s = r.runtime_s;
-  job.estimate_s = r.requested_s > 0 ? r.requested_s : r.runtime_s;
+  job.has_request = r.requested_s > 0;
+  job.estimate_s = job.has_request ? r.requested_s : r.runtime_s;
   job.nodes = static_cast<std::int32_t>(std::max<std::int64_t>(nodes, 1));
   return true;
 }

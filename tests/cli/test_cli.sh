@@ -68,6 +68,15 @@ printf '[sweep]\nseed = 1\n[base]\nplatform = "meng40"\nworkload = "poisson"\nth
 expect_error 2 "dcsweep: error: allocator 'mpit' needs the recirculation model" validate "$tmp/mpit_crac.toml"
 expect_error 2 "dcsweep: error: allocator 'mpit' needs the recirculation model" run "$tmp/mpit_crac.toml" -o "$tmp/mpit_crac.h5"
 [ ! -e "$tmp/mpit_crac.h5" ] || { echo "FAIL: a refused sweep wrote $tmp/mpit_crac.h5"; exit 1; }
+# edf's deadlines need requested times: a trace without them is bad input, in simulate and for a
+# sweep point whose workload another point (easy) builds first, before anything is written.
+nasa=$traces/NASA-iPSC-1993-3.1-cln.swf
+edf_error="dcsweep: error: scheduler 'edf' needs requested times (SWF field 9) for its deadlines: 18066 of 18066 jobs of $nasa have none (first: job 1)"
+expect_error 2 "$edf_error" simulate --trace "$nasa" --scheduler edf
+printf '[sweep]\nseed = 1\n[base]\ntrace = "%s"\n[axes]\nscheduler = ["easy", "edf"]\n' "$nasa" >"$tmp/edf.toml"
+expect_error 2 "$edf_error" validate "$tmp/edf.toml"
+expect_error 2 "$edf_error" run "$tmp/edf.toml" -o "$tmp/edf.h5"
+[ ! -e "$tmp/edf.h5" ] || { echo "FAIL: a refused sweep wrote $tmp/edf.h5"; exit 1; }
 printf '[sweep]\nseed = 1\n[axes]\ngamma = []\n' >"$tmp/empty.toml"
 expect_error 2 "dcsweep: error: $tmp/empty.toml:4: [axes] gamma: empty axis" validate "$tmp/empty.toml"
 expect_error 2 "dcsweep: error: $tmp/missing.toml: cannot open the spec" validate "$tmp/missing.toml"

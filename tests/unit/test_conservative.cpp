@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "backfill_replay.hpp"
 #include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/sim/scenario.hpp"
 #include "scenario_builder.hpp"
@@ -40,85 +41,25 @@ TEST(Conservative, ReplansWhenAJobEndsEarly) {
   EXPECT_EQ(starts(r), (V{0, 5}));
 }
 
-/// An independent replay: at each event time, every waiting job in queue order is placed at the
-/// earliest candidate time (now, an estimated end of a running job or of a job placed before it)
-/// at which the nodes used, counted interval by interval, leave room for it over its estimate.
-std::vector<double> replay(const Workload& w, std::int32_t machine) {
-  struct Use {
-    double from, to;
-    std::int32_t nodes;
-  };
-  const std::size_t n = w.jobs.size();
-  std::vector<double> start(n, NAN), end(n, NAN);
-  std::vector<std::size_t> queue;
-  std::size_t next = 0;
-  auto used_at = [](const std::vector<Use>& uses, double t) {
-    std::int32_t sum = 0;
-    for (const Use& u : uses) sum += (u.from <= t && t < u.to) ? u.nodes : 0;
-    return sum;
-  };
-  for (;;) {
-    // the next event: the earliest future end or arrival (end -1: done)
-    double soonest = next < n ? w.jobs[next].submit_s : INFINITY;
-    for (std::size_t j = 0; j < n; ++j) {
-      if (!std::isnan(start[j]) && end[j] >= 0) soonest = std::min(soonest, end[j]);
-    }
-    if (std::isinf(soonest)) break;
-    const double t = soonest;
-    for (std::size_t j = 0; j < n; ++j) {
-      if (!std::isnan(start[j]) && end[j] == t) end[j] = -1;  // ended (kept as "done")
-    }
-    for (; next < n && w.jobs[next].submit_s == t; ++next) queue.push_back(next);
-    std::vector<Use> uses;
-    for (std::size_t j = 0; j < n; ++j) {
-      if (!std::isnan(start[j]) && end[j] >= 0) uses.push_back({t, start[j] + w.jobs[j].estimate_s, w.jobs[j].nodes});
-    }
-    std::vector<std::size_t> waiting;
-    for (const std::size_t j : queue) {
-      const Job& job = w.jobs[j];
-      std::vector<double> candidates{t};
-      for (const Use& u : uses) candidates.push_back(std::max(u.to, t));
-      std::sort(candidates.begin(), candidates.end());
-      double chosen = NAN;
-      for (const double c : candidates) {
-        bool fits = used_at(uses, c) + job.nodes <= machine;
-        for (const Use& u : uses) {
-          if (u.from > c && u.from < c + job.estimate_s) fits = fits && used_at(uses, u.from) + job.nodes <= machine;
-        }
-        if (fits) {
-          chosen = c;
-          break;
-        }
-      }
-      uses.push_back({chosen, chosen + job.estimate_s, job.nodes});
-      if (chosen == t) {
-        start[j] = t;
-        end[j] = t + std::min(job.runtime_s, job.estimate_s);
-      } else {
-        waiting.push_back(j);
-      }
-    }
-    queue = waiting;
-  }
-  return start;
-}
+/// Arrival order: workload positions.
+std::function<bool(std::size_t, std::size_t)> arrival_order(const Scenario&) { return std::less<std::size_t>(); }
 
 TEST(Conservative, IndependentReplayOfARealTraceAgreesOnEveryStart) {
-  ParamSet p(simulation_catalog());
-  p.set("trace", std::string(DCSWEEP_TRACES_DIR) + "/SDSC-SP2-1998-4.2-cln.swf.gz");
-  p.set("jobs", std::int64_t{1000});
-  p.set("gamma", 0.5);  // a congested machine: long queues, many reservations
-  p.set("scheduler", std::string("conservative"));
-  const Scenario s = make_scenario(p);
-  const SimulationResult r = simulate(s);
-  const std::vector<double> expected = replay(s.workload, s.platform.node_count);
-  std::size_t same = 0, waited = 0;
-  for (std::size_t j = 0; j < expected.size(); ++j) {
-    same += r.jobs[j].start_s == expected[j];
-    waited += r.jobs[j].start_s > s.workload.jobs[j].submit_s;
-  }
-  EXPECT_EQ(same, expected.size());
-  EXPECT_GT(waited, expected.size() / 4);  // the case is not trivial
+  // 1,000 SDSC-SP2 jobs at twice their arrival rate: long queues, many reservations.
+  const test::ReplayAgreement a = test::replay_agreement(
+      test::trace_selection("SDSC-SP2-1998-4.2-cln.swf.gz", 0, 1000, 0.5, "conservative"), arrival_order);
+  EXPECT_EQ(a.same, a.jobs);
+  EXPECT_GT(a.waited, a.jobs / 4);
+}
+
+TEST(Conservative, IndependentReplayOfAWholeTraceAgreesOnEveryStart) {
+  // All 28,467 simulated KTH-SP2 jobs (about half of them wait): every pass of the scheduler,
+  // with its shortcuts (plans kept across arrivals, passes stopped early), against the replay.
+  const test::ReplayAgreement a = test::replay_agreement(
+      test::trace_selection("KTH-SP2-1996-2.1-cln.swf", 0, 0, 1.0, "conservative"), arrival_order);
+  EXPECT_EQ(a.jobs, 28467u);
+  EXPECT_EQ(a.same, a.jobs);
+  EXPECT_GT(a.waited, a.jobs / 4);
 }
 
 }  // namespace

@@ -85,5 +85,6 @@ const SchedulerRegistry& scheduler_registry();
 SchedulerRegistry::Entry fcfs_scheduler_entry();
 SchedulerRegistry::Entry easy_scheduler_entry();
 SchedulerRegistry::Entry conservative_scheduler_entry();
+SchedulerRegistry::Entry edf_scheduler_entry();
 
 }  // namespace dcsweep

@@ -29,6 +29,22 @@ StreamKey workload_key(const Scenario& s);
 /// on every point, so a spec with such a point is bad input (exit 2) before any rank simulates.
 void check_policy_params(const ParamSet& params);
 
+/// The jobs of a workload without a requested time (the trace gives none, so their estimate is
+/// their runtime): how many of how many, the first one's id, and where the jobs come from.
+struct MissingRequests {
+  std::size_t count = 0;
+  std::size_t jobs = 0;
+  std::int64_t first_id = 0;
+  std::string source;
+};
+MissingRequests missing_requests(const Workload& workload);
+
+/// What a policy refuses in a workload (InputError): edf on jobs without requested times, whose
+/// deadlines (submit + deadline_factor x request) would come from their actual runtimes.
+/// make_scenario runs it, and a sweep's cost estimate on every point (from the summary it keeps
+/// per workload), so `validate` and `run` refuse such a spec before any simulation.
+void check_policy_workload(const ParamSet& params, const MissingRequests& missing);
+
 /// Builds the scenario of one simulation. InputError on bad input (missing trace, a platform the
 /// trace does not fit, strict rejections).
 Scenario make_scenario(const ParamSet& params, std::uint64_t point = 0, std::uint64_t replicate = 0,

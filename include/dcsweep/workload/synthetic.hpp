@@ -8,7 +8,8 @@
 namespace dcsweep {
 
 /// Poisson arrivals with uniform sizes and runtimes ([P0] Sec. 5.3: 20 jobs/h, 1-16 nodes,
-/// 1-20 min, 40 jobs). Requested time equals the runtime (perfect estimates).
+/// 1-20 min, 40 jobs). Requested time equals the runtime (perfect estimates): a request all the
+/// same, so deadlines (edf, deadline_misses) are defined.
 struct PoissonOptions {
   double rate_per_h = 20;
   std::int64_t count = 40;

@@ -19,6 +19,10 @@ struct Job {
   double runtime_s = 0;     ///< actual run time (> 0)
   double estimate_s = 0;    ///< requested time; the runtime when the trace has none
   std::int32_t nodes = 0;   ///< nodes on the simulated platform (>= 1)
+  /// Whether estimate_s is a request: false when the trace gave none (SWF field 9 absent or 0),
+  /// so a deadline derived from it would come from the actual runtime. Synthetic jobs request
+  /// their runtime. (Fits in the padding: Job stays 40 bytes.)
+  bool has_request = true;
 };
 
 /// How a job runs when a policy starts it other than as the trace gives it ([P2] moldable jobs and
