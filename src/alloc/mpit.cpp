@@ -40,13 +40,6 @@ std::int64_t subsets_up_to(std::int64_t free, std::int64_t n, std::int64_t limit
   return c;
 }
 
-const HeatDistribution& heat_of(const RoomView& room, std::string_view who) {
-  if (!room.thermal() || !room.heat_distribution()) {
-    throw InputError(std::string(who) + " needs the room's state: a room, thermal_model recirculation (D) and node power");
-  }
-  return *room.heat_distribution();
-}
-
 double delta_w(const RoomView& room, NodeId node, const JobConfig& config) {
   return std::max(kMinDeltaW, room.busy_power_w(node, config) - room.idle_power_w(node));
 }
@@ -63,6 +56,13 @@ void check_optimal(const ClpSimplex& lp) {
 }
 
 }  // namespace
+
+const HeatDistribution& heat_of(const RoomView& room, std::string_view who) {
+  if (!room.thermal() || !room.heat_distribution()) {
+    throw InputError(std::string(who) + " needs the room's state: a room, thermal_model recirculation (D) and node power");
+  }
+  return *room.heat_distribution();
+}
 
 void require_room(const Platform& platform, const ParamSet& params, std::string_view allocator) {
   if (!platform.has_room()) {

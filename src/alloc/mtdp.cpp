@@ -6,9 +6,9 @@
 #include "dcsweep/alloc/allocator.hpp"
 #include "dcsweep/alloc/mpit.hpp"
 #include "dcsweep/alloc/thermal_rank.hpp"
-#include "dcsweep/core/error.hpp"
 #include "dcsweep/thermal/cooling.hpp"
 #include "dcsweep/thermal/inlet_model.hpp"
+#include "dcsweep/thermal/room.hpp"
 
 namespace dcsweep {
 namespace {
@@ -19,11 +19,7 @@ struct TotalPower {
   const Eigen::VectorXd* share;
 
   double operator()(double compute_w, const Eigen::VectorXd& rise) const {
-    double supply = INFINITY;
-    for (Eigen::Index i = 0; i < rise.size(); ++i) {
-      supply = std::min(supply, (room.redline_c() - rise(i)) / (share ? (*share)(i) : 1.0));
-    }
-    return compute_w + compute_w / coefficient_of_performance(supply);
+    return compute_w + compute_w / coefficient_of_performance(highest_supply_c(rise, share, room.redline_c()));
   }
 };
 
@@ -34,7 +30,7 @@ class MtdpAllocator final : public Allocator {
   /// Greedy: one node at a time, the free node whose start leaves the least total power.
   bool allocate(const AllocationRequest& request, std::vector<NodeId>& out) override {
     const RoomView& room = request.room;
-    const HeatDistribution& d = heat(room);
+    const HeatDistribution& d = heat_of(room, "allocator 'mtdp'");
     const TotalPower total{room, room.supply_share()};
     Eigen::VectorXd rise = room.inlet_rise_k();
     double compute = room.zone_power_w().sum();
@@ -78,15 +74,11 @@ class MtdpAllocator final : public Allocator {
   /// Kept on first: the nodes that cost least to run alone on an idle room.
   std::span<const NodeId> power_order(const RoomView& room) override {
     if (!order_.empty()) return order_;
-    const HeatDistribution& d = heat(room);
+    const HeatDistribution& d = heat_of(room, "allocator 'mtdp'");
     const TotalPower total{room, room.supply_share()};
-    Eigen::VectorXd idle_w = Eigen::VectorXd::Zero(d.size()), column;
-    for (std::int32_t n = 0; n < node_count_; ++n) idle_w(room.zone_of(n)) += room.idle_power_w(n);
-    Eigen::VectorXd rise = Eigen::VectorXd::Zero(d.size());
-    for (Eigen::Index j = 0; j < d.size(); ++j) {
-      d.column(j, column);
-      rise += column * idle_w(j);
-    }
+    const Eigen::VectorXd idle_w = zone_power_w(room, node_count_, d.size(), false);
+    const Eigen::VectorXd rise = d.times(idle_w);
+    Eigen::VectorXd column;
     std::vector<double> cost(static_cast<std::size_t>(node_count_));
     for (std::int32_t n = 0; n < node_count_; ++n) {
       const double delta = room.busy_power_w(n, {}) - room.idle_power_w(n);
@@ -101,13 +93,6 @@ class MtdpAllocator final : public Allocator {
   }
 
  private:
-  static const HeatDistribution& heat(const RoomView& room) {
-    if (!room.thermal() || !room.heat_distribution()) {
-      throw InputError("allocator 'mtdp' needs the room's state: a room, thermal_model recirculation (D) and node power");
-    }
-    return *room.heat_distribution();
-  }
-
   std::int32_t node_count_;
   std::vector<char> taken_;
   std::vector<NodeId> order_;

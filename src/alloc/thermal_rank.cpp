@@ -13,21 +13,6 @@
 namespace dcsweep {
 namespace {
 
-const HeatDistribution& heat_or_throw(const RoomView& room, const char* who) {
-  if (!room.thermal() || !room.heat_distribution()) {
-    throw InputError(std::string("allocator '") + who +
-                     "' needs the room's state: a room, thermal_model recirculation (D) and node power");
-  }
-  return *room.heat_distribution();
-}
-
-/// Zone powers with every node busy in the default configuration.
-Eigen::VectorXd full_zone_power(const RoomView& room, std::int32_t node_count, Eigen::Index zones) {
-  Eigen::VectorXd p = Eigen::VectorXd::Zero(zones);
-  for (std::int32_t n = 0; n < node_count; ++n) p(room.zone_of(n)) += room.busy_power_w(n, JobConfig{});
-  return p;
-}
-
 /// [P4] Alg. 1's INITIALIZATION: nodes grouped by power specification, the most efficient group
 /// first (every node type runs a job in the same time here, so: the lowest full-load power), and
 /// ranked by `score` within a group (ascending or descending); ties by node id.
@@ -73,8 +58,16 @@ class RankedAllocator final : public Allocator {
 
 }  // namespace
 
+Eigen::VectorXd zone_power_w(const RoomView& room, std::int32_t node_count, Eigen::Index zones, bool busy) {
+  Eigen::VectorXd p = Eigen::VectorXd::Zero(zones);
+  for (std::int32_t n = 0; n < node_count; ++n) {
+    p(room.zone_of(n)) += busy ? room.busy_power_w(n, JobConfig{}) : room.idle_power_w(n);
+  }
+  return p;
+}
+
 std::vector<double> lrh_scores(const RoomView& room, std::int32_t node_count) {
-  const HeatDistribution& d = heat_or_throw(room, "lrh");
+  const HeatDistribution& d = heat_of(room, "allocator 'lrh'");
   const Eigen::Index zones = d.size();
   Eigen::VectorXd colsum(zones), column;
   for (Eigen::Index j = 0; j < zones; ++j) {
@@ -87,13 +80,8 @@ std::vector<double> lrh_scores(const RoomView& room, std::int32_t node_count) {
 }
 
 std::vector<double> hts_scores(const RoomView& room, std::int32_t node_count) {
-  const HeatDistribution& d = heat_or_throw(room, "hts");
-  const Eigen::VectorXd power = full_zone_power(room, node_count, d.size());
-  Eigen::VectorXd rise = Eigen::VectorXd::Zero(d.size()), column;
-  for (Eigen::Index j = 0; j < d.size(); ++j) {  // D P_full, a column at a time (no copy of D)
-    d.column(j, column);
-    rise += column * power(j);
-  }
+  const HeatDistribution& d = heat_of(room, "allocator 'hts'");
+  const Eigen::VectorXd rise = d.times(zone_power_w(room, node_count, d.size(), true));
   const Eigen::VectorXd* share = room.supply_share();
   std::vector<double> score(static_cast<std::size_t>(node_count));
   for (std::int32_t n = 0; n < node_count; ++n) {

@@ -62,6 +62,15 @@ void HeatDistribution::column(Eigen::Index j, Eigen::VectorXd& out) const {
   if (j > 0) out -= cumulative_.col(j - 1);
 }
 
+Eigen::VectorXd HeatDistribution::times(const Eigen::VectorXd& zone_power_w) const {
+  Eigen::VectorXd rise = Eigen::VectorXd::Zero(size_), col;
+  for (Eigen::Index j = 0; j < size_; ++j) {
+    column(j, col);
+    rise += col * zone_power_w(j);
+  }
+  return rise;
+}
+
 InletRise::InletRise(std::shared_ptr<const HeatDistribution> d)
     : d_(std::move(d)), rise_(Eigen::VectorXd::Zero(d_->size())) {}
 

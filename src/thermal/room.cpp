@@ -182,7 +182,12 @@ HeatDistributionBuild build_heat_distribution(const Platform& platform, const Pa
 
 double supply_bound_c(const HeatDistributionBuild& heat, const Eigen::VectorXd& rise_k, double redline_c) {
   if (!heat.supply_share) return NAN;
-  return ((redline_c - rise_k.array()) / heat.supply_share->array()).minCoeff();
+  return highest_supply_c(rise_k, heat.supply_share.get(), redline_c);
+}
+
+double highest_supply_c(const Eigen::VectorXd& rise_k, const Eigen::VectorXd* share, double redline_c) {
+  if (!share) return (redline_c - rise_k.array()).minCoeff();
+  return ((redline_c - rise_k.array()) / share->array()).minCoeff();
 }
 
 ThermalState thermal_state(const HeatDistributionBuild& heat, const Eigen::VectorXd& zone_power_w) {

@@ -33,6 +33,10 @@ void require_room(const Platform& platform, const ParamSet& params, std::string_
 /// every point of a sweep before any simulation starts (check_policy_params, sim/scenario.hpp).
 void require_room_params(const ParamSet& params, std::string_view allocator);
 
+/// The room's D, or InputError "<who> needs the room's state: ..." when the room has none (no
+/// room, another thermal model, or no node power): the check every thermal allocator makes.
+const HeatDistribution& heat_of(const RoomView& room, std::string_view who);
+
 /// The largest inlet rise over the supply (K) once `nodes` run in `config`, from the rises now:
 /// max_i rise_i + sum over the nodes of D(i, zone) (busy - idle). O(zones x distinct zones).
 double peak_rise_after(const RoomView& room, std::span<const NodeId> nodes, const JobConfig& config);

@@ -30,6 +30,9 @@
 
 namespace dcsweep {
 
+/// Per zone, the power of its nodes all busy (default configuration) or all idle.
+Eigen::VectorXd zone_power_w(const RoomView& room, std::int32_t node_count, Eigen::Index zones, bool busy);
+
 /// Per node, the score each ranking sorts by (needs room.thermal() and a D; InputError otherwise).
 std::vector<double> lrh_scores(const RoomView& room, std::int32_t node_count);
 std::vector<double> hts_scores(const RoomView& room, std::int32_t node_count);

@@ -34,6 +34,8 @@ class HeatDistribution {
   double entry(Eigen::Index i, Eigen::Index j) const;
   /// Column j of D (zone j's effect on every inlet) into `out`: O(zones).
   void column(Eigen::Index j, Eigen::VectorXd& out) const;
+  /// D P for zone powers P, a column at a time (no copy of D): O(zones^2).
+  Eigen::VectorXd times(const Eigen::VectorXd& zone_power_w) const;
 
  private:
   Eigen::Index size_;

@@ -47,6 +47,9 @@ std::string heat_distribution_key(const Platform& platform, const ParamSet& para
 /// min_i (T_red - rise_i) / s_i ([P4] Eq. 8; Eq. 6's min F^-1 (T_red - D P) for a diagonal F);
 /// NaN when F = I (the controllers use T_red - max rise).
 double supply_bound_c(const HeatDistributionBuild& heat, const Eigen::VectorXd& rise_k, double redline_c);
+/// The same bound for any supply shares: min_i (T_red - rise_i) / s_i, s = 1 when `share` is null
+/// (then T_red - max rise).
+double highest_supply_c(const Eigen::VectorXd& rise_k, const Eigen::VectorXd* share, double redline_c);
 
 /// Inlet rises over the supply (per zone), the largest, and the heat the CRACs remove, for zone
 /// powers: D P, or the CRAC+node model's steady state.
