@@ -205,6 +205,47 @@ TEST(P4SpEir, ReportedWithTheThermostatAndAtLeastOneForAFixedWorstCaseSetting) {
   EXPECT_TRUE(std::isnan(run_simulation(make_scenario(p)).report.value("sp_eir")));
 }
 
+/// The setting of inputs/specs/banerjee-p4.toml: asu50, the first 3,000 KTH-SP2 jobs scaled onto
+/// the 50 chassis, FCFS-Backfill, the two-mode CRAC.
+Report banerjee_p4_point(const std::string& allocator, const std::string& setting, bool idle_off) {
+  ParamSet p(simulation_catalog());
+  p.set("platform", std::string("asu50"));
+  p.set("trace", std::string(DCSWEEP_TRACES_DIR) + "/KTH-SP2-1996-2.1-cln.swf");
+  p.set("jobs", std::int64_t{3000});
+  p.set("scale_to_platform", true);
+  p.set("cooling", std::string("thermostat"));
+  p.set("node_boot_s", 120.0);
+  p.set("node_boot_energy_j", 290400.0);
+  p.set("scheduler", std::string("easy"));
+  p.set("allocator", allocator);
+  p.set("thermostat_setting", setting);
+  p.set("idle_nodes_off", idle_off);
+  return run_simulation(make_scenario(p)).report;
+}
+
+TEST(P4Direction, HtsBeatsLrhAndMtdpOnTheShippedSetting) {
+  // [P4]'s direction (Sec. VII): HTS's SP-EIR below LRH's; FCFS-Backfill-HTS's throughput per
+  // energy above LRH's and MTDP's (MTDP compared with idle chassis off, as [P4] does). In this
+  // CRAC model cooling is ~4% of the total, so the margins are ~1e-5 relative, not [P4]'s 6.89% /
+  // 5.56% (README REPRODUCTION says why, and that the first 3,000 NASA-iPSC jobs gave the
+  // opposite with idle chassis off): these are the shipped spec's results, held as they are.
+  const Report hts_on = banerjee_p4_point("hts", "highest", false);
+  const Report lrh_on = banerjee_p4_point("lrh", "worst_case", false);
+  EXPECT_LT(hts_on.value("sp_eir"), lrh_on.value("sp_eir"));
+  EXPECT_GT(hts_on.value("throughput_per_energy"), lrh_on.value("throughput_per_energy"));
+  EXPECT_LT(hts_on.value("total_energy_j"), lrh_on.value("total_energy_j"));
+  const Report hts_off = banerjee_p4_point("hts", "highest", true);
+  const Report lrh_off = banerjee_p4_point("lrh", "worst_case", true);
+  const Report mtdp = banerjee_p4_point("mtdp", "worst_case", true);
+  EXPECT_LT(hts_off.value("sp_eir"), lrh_off.value("sp_eir"));
+  EXPECT_GT(hts_off.value("throughput_per_energy"), lrh_off.value("throughput_per_energy"));
+  EXPECT_GT(hts_off.value("throughput_per_energy"), mtdp.value("throughput_per_energy"));
+  // Turning idle chassis off saves far more than any placement: MTDP well above HTS with them on.
+  EXPECT_GT(mtdp.value("throughput_per_energy"), 1.1 * hts_on.value("throughput_per_energy"));
+  // The same jobs were run: the schedules differ only through boot delays.
+  EXPECT_EQ(hts_on.value("jobs_completed"), lrh_on.value("jobs_completed"));
+}
+
 TEST(P4BadInput, ThermostatPoliciesNeedARoomAndHtsTheDynamicThermostat) {
   ParamSet p(simulation_catalog());
   p.set("trace", std::string(DCSWEEP_TRACES_DIR) + "/KTH-SP2-1996-2.1-cln.swf");
