@@ -34,6 +34,10 @@ void for_each_word(std::span<const NodeId> nodes, std::vector<std::uint64_t>& bi
     const NodeId w = nodes[i] >> 6;
     std::uint64_t mask = 0;
     const std::size_t begin = i;
+    if ((nodes[i] & 63) == 0 && i + 64 <= nodes.size() && consecutive(nodes.subspan(i, 64))) {
+      mask = ~std::uint64_t{0};
+      i += 64;
+    }
     for (; i < nodes.size() && (nodes[i] >> 6) == w; ++i) mask |= bit(nodes[i]);
     std::uint64_t& word = bits[std::size_t(w)];
     if (!ok(word, mask) || std::popcount(mask) != int(i - begin)) {

@@ -156,7 +156,7 @@ struct Mapper {
 }  // namespace
 
 void map_tasks(const Platform& platform, std::vector<NodeId>& nodes, const TaskGraph& graph, Mapping mapping) {
-  if (!std::is_sorted(nodes.begin(), nodes.end())) std::sort(nodes.begin(), nodes.end());
+  sort_nodes(nodes);
   if (mapping == Mapping::in_order || graph.mapping_free() || nodes.size() < 2 ||
       platform.network == NetworkKind::none) {
     return;

@@ -45,7 +45,7 @@ double CommCostModel::cost(std::span<const NodeId> nodes, const JobAttributes& a
 
 void CommCostModel::map_tasks(std::vector<NodeId>& nodes, const JobAttributes& attributes) const {
   if (!rcb_) {
-    if (!std::is_sorted(nodes.begin(), nodes.end())) std::sort(nodes.begin(), nodes.end());
+    sort_nodes(nodes);
     return;
   }
   comm::map_tasks(platform_, nodes,

@@ -3,13 +3,21 @@
 // costs one bit operation per node. Nodes also have a power state: on (free or busy), off, or
 // booting (back to on after a boot time the engine schedules). Only free nodes are allocated;
 // only free nodes may be switched off; only off nodes may boot.
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "dcsweep/core/int_runs.hpp"
+
 namespace dcsweep {
 
 using NodeId = std::int32_t;
+
+/// Sorts a node list unless it already is.
+inline void sort_nodes(std::vector<NodeId>& nodes) {
+  if (!ascending(nodes)) std::sort(nodes.begin(), nodes.end());
+}
 
 enum class NodeState : std::uint8_t { on, off, booting };
 
