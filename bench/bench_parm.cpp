@@ -5,7 +5,7 @@
 // Jobs: max nodes 512 x 2^k (k uniform on 0..4, as Intrepid's partitions), min = theta x max,
 // values w_j s_j(n, p) with s_j from PASS (Eq. 7, reference (min N_j, 30 W)) and
 // w_j = (t_rem + t_wait)^alpha (Eq. 8), t_rem uniform 10 min - 10 h, t_wait 0 - 2 h, alpha 0.5.
-//   bench_parm [--instances I] [--jobs J] [--running R] [--no-cbc]
+//   bench_parm [--instances I] [--jobs J] [--running R] [--alpha A] [--no-cbc]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -20,7 +20,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-ParmInstance intrepid_decision(std::uint64_t seed, int jobs, int running) {
+ParmInstance intrepid_decision(std::uint64_t seed, int jobs, int running, double alpha) {
   RngStream rng({seed, 0, 0}, StreamPurpose::job_attributes);
   const double caps[] = {30, 33, 36, 44, 50, 60};
   ParmInstance in;
@@ -31,7 +31,7 @@ ParmInstance intrepid_decision(std::uint64_t seed, int jobs, int running) {
     const std::int64_t max_nodes = std::int64_t{512} << rng.integer(0, 4);
     const PassParams p = sample_pass_params(rng, double(max_nodes));
     const std::int64_t min_nodes = sample_min_nodes(rng, max_nodes);
-    const double weight = std::pow(rng.uniform(600, 36000) + rng.uniform(0, 7200), 0.5);
+    const double weight = std::pow(rng.uniform(600, 36000) + rng.uniform(0, 7200), alpha);
     ParmJob job;
     // Running jobs: the first ones whose least size still fits beside the others.
     job.running = j < running && running_nodes + min_nodes <= in.node_capacity / 2;
@@ -51,23 +51,26 @@ double max_of(const std::vector<double>& v) { return v.empty() ? 0 : *std::max_e
 
 int main(int argc, char** argv) {
   int instances = 20, jobs = 200, running = 0;
+  double alpha = 0.5;
   bool cbc = true;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--instances" && i + 1 < argc) instances = std::stoi(argv[++i]);
     if (arg == "--jobs" && i + 1 < argc) jobs = std::stoi(argv[++i]);
     if (arg == "--running" && i + 1 < argc) running = std::stoi(argv[++i]);
+    if (arg == "--alpha" && i + 1 < argc) alpha = std::stod(argv[++i]);
     if (arg == "--no-cbc") cbc = false;
   }
   using namespace dcsweep;
-  std::vector<double> fast_s, cbc_s;
+  std::vector<double> fast_s, cbc_s, nodes;
   double worst_diff = 0;
   int agree = 0, selected = 0;
   for (int k = 0; k < instances; ++k) {
-    const ParmInstance in = intrepid_decision(std::uint64_t(k), jobs, running);
+    const ParmInstance in = intrepid_decision(std::uint64_t(k), jobs, running, alpha);
     auto t0 = Clock::now();
     const ParmSolution fast = solve_parm_ilp(in);
     fast_s.push_back(bench::seconds_since(t0));
+    nodes.push_back(double(fast.search_nodes));
     for (const std::int32_t c : fast.choice) selected += c != ParmSolution::kNone;
     if (!cbc) continue;
     t0 = Clock::now();
@@ -80,8 +83,8 @@ int main(int argc, char** argv) {
   std::printf("PARM ILP, Intrepid decision: %d jobs (%d asked running) x 8 node counts x 6 caps, %d instances, %.1f jobs "
               "selected on average\n",
               jobs, running, instances, double(selected) / std::max(1, instances));
-  std::printf("  fast exact: median %.2f ms, max %.2f ms (target median <= 50 ms)\n", 1e3 * bench::median(fast_s),
-              1e3 * max_of(fast_s));
+  std::printf("  fast exact: median %.2f ms, max %.2f ms (target median <= 50 ms); search nodes median %.0f, max %.0f\n",
+              1e3 * bench::median(fast_s), 1e3 * max_of(fast_s), bench::median(nodes), max_of(nodes));
   if (cbc) {
     std::printf("  CBC:        median %.2f ms, max %.2f ms\n", 1e3 * bench::median(cbc_s), 1e3 * max_of(cbc_s));
     std::printf("  objectives agree (1e-6 relative) on %d of %d; largest relative difference %.2e\n", agree, instances,

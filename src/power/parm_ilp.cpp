@@ -354,7 +354,6 @@ class BranchAndBound {
 
  private:
   void search(std::size_t d, double v, double n, double w, double rc_loss) {
-    ++nodes_;
     if (n + suffix_need_n_[d] > c_.cap_n || w + suffix_need_w_[d] > c_.cap_w) return;
     if (!beats(lagrangian_root_ - rc_loss, best_.value)) return;
     if (d == jobs_.size()) {
@@ -364,13 +363,16 @@ class BranchAndBound {
     const double cap = 1 - c_.ws.of(n, w) - suffix_base_s_[d];
     if (cap < -1e-12) return;
     if (!beats(v + suffix_base_v_[d] + lp_.fill(std::max(cap, 0.0), std::int32_t(d)), best_.value)) return;
+    ++nodes_;
     const double top = c_.max_rc(jobs_[d]);
     for (const Item* i : choices_[d]) {
+      const double loss = rc_loss + top - (i ? c_.rc(*i) : 0.0);
+      if (!beats(lagrangian_root_ - loss, best_.value)) break;  // so are the rest: decreasing rc
       path_[d] = i;
       if (i) {
-        search(d + 1, v + i->v, n + i->n, w + i->w, rc_loss + top - c_.rc(*i));
+        search(d + 1, v + i->v, n + i->n, w + i->w, loss);
       } else {
-        search(d + 1, v, n, w, rc_loss + top);
+        search(d + 1, v, n, w, loss);
       }
     }
   }
@@ -494,9 +496,11 @@ ParmSolution solve_parm_ilp(const ParmInstance& in) {
     for (const std::size_t k : order) sorted.push_back(std::move(free[k]));
     free = std::move(sorted);
   }
-  BranchAndBound(c, std::move(free), fixed, std::move(fixed_choice), best).run();
+  BranchAndBound search(c, std::move(free), fixed, std::move(fixed_choice), best);
+  search.run();
   if (best.value == -kInf) return infeasible_solution();
   ParmSolution out = evaluate_parm_choice(in, best.choice);
+  out.search_nodes = search.nodes();
   if (!out.feasible) throw SimulationError("PARM ILP: the branch and bound returned an infeasible choice");
   return out;
 }

@@ -54,6 +54,7 @@ struct ParmSolution {
   std::vector<std::int32_t> choice;  ///< per job
   std::int64_t nodes_used = 0;
   double power_used_w = 0;
+  std::uint64_t search_nodes = 0;  ///< solve_parm_ilp: branch-and-bound nodes branched on (a cost measure)
 };
 
 /// InputError naming the job and option when the instance is malformed (n < 1, a negative or
