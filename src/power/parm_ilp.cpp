@@ -481,17 +481,15 @@ ParmSolution solve_parm_ilp(const ParmInstance& in) {
     }
     free.push_back(std::move(job));
   }
-  // Branching order: the jobs whose best hull step is most valuable per s first.
+  // Branching order: the marginal jobs first (largest rc nearest 0: the relaxation is least sure
+  // whether, or how, to run them), so that the bounds fall early in the branches that leave them
+  // out. (Ordering by the steepest hull step first instead took up to 1,000 x longer.)
   {
-    SurrogateLp order_lp;
-    order_lp.solve(free, c.ws);
-    std::vector<double> key(free.size(), kInf);
-    for (auto it = order_lp.increments().rbegin(); it != order_lp.increments().rend(); ++it) {
-      key[std::size_t(it->job)] = it->dv / it->ds;  // ends at the job's first (steepest) increment
-    }
+    std::vector<double> key(free.size());
+    for (std::size_t k = 0; k < free.size(); ++k) key[k] = std::abs(c.max_rc(free[k]));
     std::vector<std::size_t> order(free.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key[a] > key[b]; });
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key[a] < key[b]; });
     std::vector<Job> sorted;
     for (const std::size_t k : order) sorted.push_back(std::move(free[k]));
     free = std::move(sorted);
