@@ -188,6 +188,40 @@ TEST(ParmIlp, FastSolverEqualsCbcOnAThousandInstances) {
   EXPECT_GT(infeasible, 30);
 }
 
+/// A scaled-down PARM decision: PASS jobs with 8 node counts x 6 caps on an overprovisioned
+/// machine (1,400 nodes, the budget of 1,000 at 116 W: both rows bind), some jobs running.
+ParmInstance pass_instance(std::uint64_t seed, int jobs) {
+  RngStream rng({seed, 9, 0}, StreamPurpose::job_attributes);
+  const double caps[] = {30, 33, 36, 44, 50, 60};
+  ParmInstance in;
+  in.node_capacity = 1400;
+  in.power_budget_w = 116.0 * 1000;
+  for (int j = 0; j < jobs; ++j) {
+    const std::int64_t max_nodes = std::int64_t{16} << rng.integer(0, 4);
+    const PassParams p = sample_pass_params(rng, double(max_nodes));
+    const std::int64_t min_nodes = sample_min_nodes(rng, max_nodes);
+    const double weight = rng.uniform(1, 10);
+    ParmJob job;
+    job.running = j < 4;
+    for (const std::int64_t n : node_levels(min_nodes, max_nodes, 8)) {
+      for (const double cap : caps) job.options.push_back({n, cap, weight * pass_speed(p, double(n), cap, double(min_nodes), 30)});
+    }
+    in.jobs.push_back(std::move(job));
+  }
+  return in;
+}
+
+TEST(ParmIlp, FastSolverEqualsCbcOnPassDecisions) {
+  for (std::uint64_t seed = 0; seed < 6; ++seed) {
+    const ParmInstance in = pass_instance(seed, 24);
+    const ParmSolution fast = solve_parm_ilp(in), cbc = solve_parm_ilp_cbc(in);
+    ASSERT_TRUE(fast.feasible && cbc.feasible);
+    EXPECT_TRUE(same_objective(fast.objective, cbc.objective, 1e-9)) << "seed " << seed << ": " << fast.objective << " vs " << cbc.objective;
+    expect_consistent(in, fast);
+    EXPECT_GT(fast.power_used_w, 0.99 * in.power_budget_w);  // the power row binds
+  }
+}
+
 TEST(ParmIlp, SameInstanceSameChoice) {
   const ParmInstance in = random_instance(77, 16, 8, 1);
   EXPECT_EQ(solve_parm_ilp(in).choice, solve_parm_ilp(in).choice);
