@@ -76,3 +76,7 @@ taskset -c 0 "$bin/bench/bench_mpit"
 echo
 echo "== sensitivity analysis (issue 13): analyze on 100,002 points, designs of 10^6 points, one core, median of $runs =="
 taskset -c 0 "$bin/bench/bench_analysis" --runs "$runs"
+echo
+echo "== PARM ILP (issue 11): one decision on intrepid, 200 jobs x 8 node counts x 6 caps, 20 instances, fast vs CBC =="
+taskset -c 0 "$bin/bench/bench_parm" --instances 20
+taskset -c 0 "$bin/bench/bench_parm" --instances 20 --nodes 55248 --running 30  # overprovisioned: both rows bind
