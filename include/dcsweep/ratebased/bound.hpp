@@ -1,0 +1,42 @@
+#pragma once
+// An upper bound on the reward rate of every allocation that meets both constraints, so that
+// each technique's gap is known. Why it is one:
+//  - co-location only slows tasks (slopes >= 0, M >= 0), so RR <= NERR for any allocation: a bound
+//    on NERR bounds RR;
+//  - NERR with the per-node core-time x(j, i, p) = sum over j's cores of DF at P-state p as
+//    variables (a core may mix states, a relaxation of one PS per (task, core)) is linear:
+//      max sum_i r_i y_i,  y_i <= lambda_i,  y_i <= sum ECS(i, t_j, p) x(j, i, p),
+//      sum_{i,p} x(j, i, p) <= cores(j),  P_z = S_z + sum APC x,
+//      s_z tc + sum rise(z, .) P <= T_red,  sum P + (w . P + h tc) / CoP(tc) <= phi;
+//    only the outlet tc makes it non-linear. For tc in [a, b] (a >= 0, where CoP grows), every
+//    feasible point meets the LP with tc = a in the thermal rows and CoP(b), min(h a, h b) in
+//    the power row (w . P + h tc, the heat removed, is never negative), so that LP's optimum
+//    bounds every allocation with tc in [a, b];
+//  - tc lies in [crac_out_min_c, the hottest outlet with only static power] (rises only grow with
+//    power); that range is cut into intervals and the interval with the largest LP value split
+//    again (branch and bound on tc) until it is narrower than min_width_k or max_lps LPs were
+//    solved: the largest value over the intervals left is the bound.
+// Per (task, node type) only P-states on the upper concave hull of (APC, ECS) (with the origin,
+// "off") and allowed by Eq. 10 are kept: any mix of the others is dominated. LPs by Clp.
+#include "dcsweep/ratebased/model.hpp"
+
+namespace dcsweep {
+
+struct BoundOptions {
+  std::int32_t initial_intervals = 6;
+  std::int32_t max_lps = 24;
+  double min_width_k = 0.02;
+};
+
+struct RewardBound {
+  bool feasible = false;     ///< false: proven that no allocation meets both constraints
+  double reward_rate = 0;    ///< the bound (0 when infeasible)
+  double crac_out_low_c = 0, crac_out_high_c = 0;  ///< the interval attaining it
+  std::int32_t lps = 0;
+  double seconds = 0;
+};
+
+/// SimulationError when Clp fails on an LP (neither optimal nor proven infeasible).
+RewardBound rate_reward_bound(const RateInstance& instance, const BoundOptions& options = {});
+
+}  // namespace dcsweep
