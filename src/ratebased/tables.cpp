@@ -254,8 +254,9 @@ RateTables parse_rate_tables(const std::string& task_text, const std::string& ta
 RateTables load_rate_tables(const std::string& dir) {
   const std::string base = dir.empty() || dir.back() == '/' ? dir : dir + "/";
   const std::string tasks = base + "task_types.csv", ps = base + "pstate_tables.csv", co = base + "colocation.csv";
-  return parse_rate_tables(read_text_file(tasks, "task types"), tasks, read_text_file(ps, "P-state tables"), ps,
-                           read_text_file(co, "co-location slopes"), co);
+  const std::string task_text = read_text_file(tasks, "task types");  // in this order: the first missing is named
+  const std::string pstate_text = read_text_file(ps, "P-state tables");
+  return parse_rate_tables(task_text, tasks, pstate_text, ps, read_text_file(co, "co-location slopes"), co);
 }
 
 std::vector<std::string> rate_environment(const std::string& name) {
