@@ -42,7 +42,7 @@ std::vector<std::int32_t> hull_states(const RateInstance& in, std::int32_t task,
 
 class BoundLp {
  public:
-  explicit BoundLp(const RateInstance& in) : in_(in) {
+  BoundLp(const RateInstance& in, double drop_below) : in_(in) {
     const std::int32_t n = in.nodes(), t = in.tasks(), z = in.zones();
     rate_row_ = n;
     zone_row_ = n + t;
@@ -81,11 +81,13 @@ class BoundLp {
     }
     first_power_column_ = std::int32_t(lower.size());
     const RoomResponse& room = *in.room;
+    const Eigen::VectorXd row_max = room.rise.rowwise().maxCoeff();
     for (std::int32_t c = 0; c < z; ++c) {
       rows.push_back(zone_row_ + c);
       values.push_back(1);
       for (std::int32_t r = 0; r < z; ++r) {
-        if (room.rise(r, c) == 0) continue;
+        const double rise = room.rise(r, c);
+        if (rise >= 0 && rise <= drop_below * row_max(r)) continue;  // dropping loosens the row
         rows.push_back(thermal_row_ + r);
         values.push_back(room.rise(r, c));
       }
@@ -145,8 +147,10 @@ struct Interval {
 
 RewardBound rate_reward_bound(const RateInstance& in, const BoundOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
-  if (o.initial_intervals < 1 || o.max_lps < o.initial_intervals || !(o.min_width_k > 0)) {
-    throw InputError("rate-based bound: at least one interval, max_lps >= initial_intervals and a positive width");
+  if (o.initial_intervals < 1 || o.max_lps < o.initial_intervals || !(o.min_width_k > 0) ||
+      !(o.drop_below >= 0 && o.drop_below < 1)) {
+    throw InputError("rate-based bound: at least one interval, max_lps >= initial_intervals, a positive width and "
+                     "drop_below in [0, 1)");
   }
   RewardBound out;
   const auto done = [&] {
@@ -158,12 +162,16 @@ RewardBound rate_reward_bound(const RateInstance& in, const BoundOptions& o) {
   const RoomLoad idle(in, zone_static);
   const double lo = in.config.crac_out_min_c, hi = idle.highest_crac_out_c() + 1e-6;
   if (hi < lo) return done();
-  BoundLp lp(in);
+  BoundLp lp(in, o.drop_below);
+  const auto solve = [&](double a, double b) {
+    const Interval i{a, b, lp.solve(a, b)};
+    ++out.lps;
+    if (o.on_lp) o.on_lp(a, b, i.value, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    return i;
+  };
   std::vector<Interval> intervals;
   for (std::int32_t k = 0; k < o.initial_intervals; ++k) {
-    const double a = lo + (hi - lo) * k / o.initial_intervals, b = lo + (hi - lo) * (k + 1) / o.initial_intervals;
-    intervals.push_back({a, b, lp.solve(a, b)});
-    ++out.lps;
+    intervals.push_back(solve(lo + (hi - lo) * k / o.initial_intervals, lo + (hi - lo) * (k + 1) / o.initial_intervals));
   }
   const auto by_value = [](const Interval& x, const Interval& y) { return x.value < y.value; };
   while (out.lps + 2 <= o.max_lps) {
@@ -171,9 +179,8 @@ RewardBound rate_reward_bound(const RateInstance& in, const BoundOptions& o) {
     if (!std::isfinite(top->value) || top->b - top->a < o.min_width_k) break;
     const Interval whole = *top;
     const double mid = (whole.a + whole.b) / 2;
-    *top = {whole.a, mid, lp.solve(whole.a, mid)};
-    intervals.push_back({mid, whole.b, lp.solve(mid, whole.b)});
-    out.lps += 2;
+    *top = solve(whole.a, mid);
+    intervals.push_back(solve(mid, whole.b));
   }
   const Interval best = *std::max_element(intervals.begin(), intervals.end(), by_value);
   if (!std::isfinite(best.value)) return done();

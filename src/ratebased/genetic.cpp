@@ -47,6 +47,15 @@ std::int16_t slower(const RateInstance& in, const StateMenu& menu, std::int32_t 
   return std::int16_t(in.off_state(table));
 }
 
+/// The next allowed state before `p` (faster; from off, the slowest allowed), or `p` itself.
+std::int16_t faster(const StateMenu& menu, std::int32_t task, std::int32_t table, std::int16_t p) {
+  const auto& states = menu.of(task, table);
+  for (auto s = states.rbegin(); s != states.rend(); ++s) {
+    if (*s < p) return *s;
+  }
+  return p;
+}
+
 /// Mutates each gene with probability p (geometric skips between mutated genes), then normalizes
 /// the cores it touched.
 void mutate(const RateInstance& in, const StateMenu& menu, Allocation& a, double p, RngStream& rng) {
@@ -76,7 +85,8 @@ void mutate(const RateInstance& in, const StateMenu& menu, Allocation& a, double
 }
 
 /// Alg. 4. Sets the outlet to the hottest meeting the redline; true when both constraints hold.
-bool local_search(const RateInstance& in, const StateMenu& menu, Allocation& a, std::int32_t max_steps, RngStream& rng) {
+bool local_search(const RateInstance& in, const StateMenu& menu, Allocation& a, std::int32_t max_steps,
+                  std::int32_t speedup_steps, RngStream& rng) {
   RoomLoad room(in, zone_power_w(in, a));
   std::vector<std::vector<std::int32_t>> active(std::size_t(in.zones()));  // genes running something, per zone
   for (std::int32_t k = 0; k < in.cores(); ++k) {
@@ -118,6 +128,26 @@ bool local_search(const RateInstance& in, const StateMenu& menu, Allocation& a, 
       if (room.hottest_zone() != hottest || room.feasible()) break;
     }
   }
+  if (room.feasible() && speedup_steps > 0) {  // the extension: use leftover budget
+    std::vector<std::int32_t> running;
+    for (std::size_t g = 0; g < a.df.size(); ++g) {
+      if (a.df[g] > 0) running.push_back(std::int32_t(g));
+    }
+    for (std::int32_t s = 0; s < speedup_steps && !running.empty(); ++s) {
+      const auto g = std::size_t(running[std::size_t(rng.integer(0, std::int64_t(running.size()) - 1))]);
+      const std::int32_t core = std::int32_t(g / std::size_t(a.tasks)), task = std::int32_t(g % std::size_t(a.tasks));
+      const std::int32_t table = in.core_table(core), zone = in.node_zone[std::size_t(in.core_node[std::size_t(core)])];
+      const std::int16_t before = a.pstate[g], after = faster(menu, task, table, before);
+      if (after == before) continue;
+      const double watts = a.df[g] * (in.tables.apc(task, table, after) - in.tables.apc(task, table, before));
+      room.add(zone, watts);
+      if (room.feasible()) {
+        a.pstate[g] = after;
+      } else {
+        room.add(zone, -watts);
+      }
+    }
+  }
   a.crac_out_c = std::max(room.highest_crac_out_c(), in.config.crac_out_min_c);
   return room.feasible();
 }
@@ -133,9 +163,9 @@ std::size_t linear_bias(std::size_t n, double b, RngStream& rng) {
 
 RateResult rate_genetic(const RateInstance& in, const GaOptions& o, RngStream& rng) {
   if (o.population < 2 || !(o.mutation_probability >= 0 && o.mutation_probability <= 1) ||
-      !(o.gene_probability >= 0 && o.gene_probability < 1) || o.max_local_steps < 0 ||
+      !(o.gene_probability >= 0 && o.gene_probability < 1) || o.max_local_steps < 0 || o.speedup_steps < 0 ||
       !(o.selection_bias > 1 && o.selection_bias <= 2) || o.max_generations < 0 || !(o.time_limit_s >= 0)) {
-    throw InputError("ga: population >= 2, p_m in [0, 1], p_g in [0, 1), maxIter >= 0, bias in (1, 2], "
+    throw InputError("ga: population >= 2, p_m in [0, 1], p_g in [0, 1), maxIter >= 0, speed-up steps >= 0, bias in (1, 2], "
                      "generations >= 0 and a time limit >= 0 are needed");
   }
   const auto t0 = Clock::now();
@@ -155,7 +185,7 @@ RateResult rate_genetic(const RateInstance& in, const GaOptions& o, RngStream& r
   while (std::int32_t(population.size()) < o.population) {
     Chromosome c{greedy.allocation, 0};
     mutate(in, menu, c.a, o.gene_probability, rng);
-    if (local_search(in, menu, c.a, o.max_local_steps, rng)) {
+    if (local_search(in, menu, c.a, o.max_local_steps, o.speedup_steps, rng)) {
       c.fitness = fitness(c.a);
     } else {
       c = population.front();  // a repair that failed: the greedy seed again
@@ -183,7 +213,7 @@ RateResult rate_genetic(const RateInstance& in, const GaOptions& o, RngStream& r
                      child[1].a.pstate.begin() + std::ptrdiff_t(from));
     for (Chromosome& c : child) {
       if (rng.uniform01() < o.mutation_probability) mutate(in, menu, c.a, o.gene_probability, rng);
-      if (!local_search(in, menu, c.a, o.max_local_steps, rng)) continue;
+      if (!local_search(in, menu, c.a, o.max_local_steps, o.speedup_steps, rng)) continue;
       c.fitness = fitness(c.a);
       population.push_back(std::move(c));
     }

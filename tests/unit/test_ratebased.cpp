@@ -258,9 +258,14 @@ TEST(RateBased, EveryAnswerMeetsBothConstraintsAndTheBoundIsAbove) {
       for (const RateObjective objective : {RateObjective::rr, RateObjective::nerr}) {
         const RateResult g = rate_greedy(in, objective);
         const RateResult ga = run_ga(in, quick_ga(objective, 60));
+        GaOptions extended = quick_ga(objective, 60);
+        extended.speedup_steps = 100;
+        const RateResult ga_x = run_ga(in, extended);
         expect_meets_constraints(in, g);
         expect_meets_constraints(in, ga);
-        for (const RateResult* r : {&g, &ga}) {
+        expect_meets_constraints(in, ga_x);
+        EXPECT_GE(objective_of(ga_x.evaluation, objective), objective_of(g.evaluation, objective));
+        for (const RateResult* r : {&g, &ga, &ga_x}) {
           EXPECT_LE(r->evaluation.reward_rate, bound.reward_rate * (1 + 1e-9)) << env;
           EXPECT_LE(r->evaluation.naive_reward_rate, bound.reward_rate * (1 + 1e-9)) << env;
           EXPECT_LE(r->evaluation.reward_rate, r->evaluation.naive_reward_rate + 1e-12);  // co-location only slows

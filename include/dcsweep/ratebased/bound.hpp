@@ -17,15 +17,24 @@
 //    again (branch and bound on tc) until it is narrower than min_width_k or max_lps LPs were
 //    solved: the largest value over the intervals left is the bound.
 // Per (task, node type) only P-states on the upper concave hull of (APC, ECS) (with the origin,
-// "off") and allowed by Eq. 10 are kept: any mix of the others is dominated. LPs by Clp.
+// "off") and allowed by Eq. 10 are kept: any mix of the others is dominated. LPs by Clp, each
+// warm-started from the previous basis.
+#include <functional>
+
 #include "dcsweep/ratebased/model.hpp"
 
 namespace dcsweep {
 
 struct BoundOptions {
-  std::int32_t initial_intervals = 6;
-  std::int32_t max_lps = 24;
+  std::int32_t initial_intervals = 4;
+  std::int32_t max_lps = 12;
   double min_width_k = 0.02;
+  /// Thermal-row entries rise(z, z') below this share of row z's largest are left out: a
+  /// smaller left-hand side of a <= row only loosens it, so the bound stays valid, and the LP
+  /// gets much sparser (the room's rise matrix is dense). 0 keeps every entry.
+  double drop_below = 1e-3;
+  /// Called after each LP: (a, b, its value or -inf, seconds since the start).
+  std::function<void(double, double, double, double)> on_lp;
 };
 
 struct RewardBound {

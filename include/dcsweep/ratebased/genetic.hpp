@@ -14,6 +14,10 @@
 //    (core, task) of it by one (to the next allowed state, past the last: off). When that node has
 //    nothing left to slow down, a random active gene anywhere is slowed (assumed: the paper does
 //    not say). Offspring still breaking a constraint are dropped;
+//  - extension, off by default (speedup_steps = 0): after a successful repair, that many tries
+//    to run a random gene with DF > 0 one allowed P-state faster (from off: its slowest), each
+//    kept only if both constraints still hold. Alg. 4 only slows genes down, so the paper's GA
+//    can use leftover budget only through mutation ([P3] Sec. 6.4);
 //  - the population sorted by the objective (rr or nerr), trimmed to its size; the best is kept.
 // Stops at max_generations or time_limit_s, whichever first: anytime, the best so far. Every
 // random number comes from the caller's stream, so a run is reproducible for a given stream when
@@ -32,6 +36,7 @@ struct GaOptions {
   double mutation_probability = 0.1;   ///< p_m
   double gene_probability = 0.05;      ///< p_g
   std::int32_t max_local_steps = 2000;  ///< maxIter of Alg. 4
+  std::int32_t speedup_steps = 0;       ///< the extension above; 0: Alg. 4 as published
   double selection_bias = 1.5;         ///< linear bias of the rank selection, in (1, 2]
   std::int64_t max_generations = 1000;
   double time_limit_s = std::numeric_limits<double>::infinity();
