@@ -5,7 +5,6 @@
 #include <cmath>
 #include <numeric>
 #include <set>
-#include <tuple>
 
 namespace dcsweep {
 namespace {
@@ -57,7 +56,6 @@ class CoreMap {
   double rate(std::int32_t task, RateObjective objective) const {
     return objective == RateObjective::rr ? rate_[std::size_t(task)] : naive_[std::size_t(task)];
   }
-  double load(std::int32_t node) const { return load_[std::size_t(node)]; }
   std::int32_t task(std::int32_t core) const { return task_[std::size_t(core)]; }
   std::int32_t pstate(std::int32_t core) const { return pstate_[std::size_t(core)]; }
 
@@ -109,15 +107,13 @@ RateResult rate_greedy(const RateInstance& in, RateObjective objective) {
   };
   if (!room.feasible()) return finish(false);
 
-  // Nodes with a free core, per node table, in the order the objective picks them.
+  // Nodes with a free core, per node table, coolest first.
   std::vector<std::int32_t> rank(std::size_t(in.nodes()));
   const std::vector<std::int32_t> order = nodes_by_thermal_impact(in);
   for (std::size_t r = 0; r < order.size(); ++r) rank[std::size_t(order[r])] = std::int32_t(r);
   CoreMap map(in);
-  using Key = std::tuple<double, std::int32_t, std::int32_t>;  // (memory load or 0, thermal rank, node)
-  const auto key = [&](std::int32_t node) {
-    return Key{objective == RateObjective::rr ? map.load(node) : 0.0, rank[std::size_t(node)], node};
-  };
+  using Key = std::pair<std::int32_t, std::int32_t>;  // (thermal rank, node)
+  const auto key = [&](std::int32_t node) { return Key{rank[std::size_t(node)], node}; };
   std::vector<std::set<Key>> free(in.tables.types.size());
   std::vector<std::int32_t> next_core(in.node_first_core.begin(), in.node_first_core.end() - 1);
   for (std::int32_t j = 0; j < in.nodes(); ++j) {
@@ -131,7 +127,7 @@ RateResult rate_greedy(const RateInstance& in, RateObjective objective) {
     const double apc = in.tables.apc(pair.task, pair.table, pair.pstate);
     std::set<Key>& pool = free[std::size_t(pair.table)];
     while (!pool.empty()) {
-      const std::int32_t node = std::get<2>(*pool.begin());
+      const std::int32_t node = pool.begin()->second;
       const std::int32_t core = next_core[std::size_t(node)];
       const std::int32_t zone = in.node_zone[std::size_t(node)];
       map.set(core, pair.task, pair.pstate);

@@ -6,10 +6,9 @@
 // given back and the pair dropped) or its node type has no free core; the CRAC outlet is always
 // the hottest that keeps every inlet at or below the redline; the loop ends at the first core
 // whose assignment would break the power budget (that core is given back).
-// Which core (unspecified in the paper): objective rr takes a core of the node with the least
-// memory load (sum of its tasks' memory intensities), then the coolest (the smallest worst inlet
-// rise per watt); nerr, blind to co-location, fills the coolest nodes first. The execution rate
-// of line 8 is the co-located CER for rr and the naive ER for nerr.
+// Which core (unspecified in the paper): the next free core of the coolest node of the type with
+// one (smallest worst inlet rise per watt), so nodes fill one after the other. The two objectives
+// differ only where the paper says (line 8): rr checks the co-located rate CER, nerr the naive ER.
 #include "dcsweep/ratebased/model.hpp"
 
 namespace dcsweep {
