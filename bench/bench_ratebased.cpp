@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "bench_util.hpp"
 #include "dcsweep/ratebased/bound.hpp"
@@ -85,8 +86,9 @@ int run(int argc, char** argv) {
                 g.evaluation.crac_power_w, g.evaluation.crac_out_c, g.evaluation.max_inlet_c, int(g.feasible),
                 int(exact.feasible()));
   }
-  for (const std::int32_t speedup : {0, speedup_steps}) {
-    if (speedup_steps == 0 && speedup > 0) break;
+  std::vector<std::int32_t> variants{0};
+  if (speedup_steps > 0) variants.push_back(speedup_steps);
+  for (const std::int32_t speedup : variants) {
     GaOptions o;
     o.max_generations = std::numeric_limits<std::int64_t>::max();
     o.time_limit_s = ga_seconds;

@@ -120,7 +120,12 @@ class BoundLp {
     }
     const double h = room.removal_per_k;
     lp_.setRowUpper(power_row_, in_.config.power_budget_w - std::min(h * a, h * b) / cop);
-    lp_.dual();
+    if (solved_) {
+      lp_.dual();  // only bounds and one row changed: the last basis stays nearly dual feasible
+    } else {
+      lp_.primal();  // from the slack basis, which is primal feasible (every x = 0)
+      solved_ = true;
+    }
     if (lp_.status() != 0 && lp_.status() != 1) {
       lp_.allSlackBasis(true);
       lp_.dual();
@@ -137,6 +142,7 @@ class BoundLp {
   ClpSimplex lp_;
   std::int32_t rate_row_ = 0, zone_row_ = 0, thermal_row_ = 0, power_row_ = 0;
   std::int32_t first_power_column_ = 0;
+  bool solved_ = false;
 };
 
 struct Interval {
