@@ -2,7 +2,7 @@
 // the reward bound, and the GA's reward over time against the bound.
 //   bench_ratebased [--platform oxley1080] [--env hybrid] [--containment 0] [--budget-w 230000]
 //                   [--redline-c 30] [--ga-seconds 60] [--seed 1] [--tables inputs/ratebased]
-//                   [--bound-intervals 4] [--bound-lps 12] [--speedup-steps 200]
+//                   [--bound-intervals 4] [--bound-lps 12] [--speedup-steps 200] [--skip-bound 1]
 // The GA runs twice: as published (Alg. 4 only slows down), then with the speed-up extension
 // (GaOptions::speedup_steps; 0 skips that run).
 // Run from the source tree's root (the tables' default directory is relative).
@@ -28,6 +28,7 @@ int run(int argc, char** argv) {
   double containment = 0, budget_w = 230e3, redline_c = 30, ga_seconds = 60;
   std::uint64_t seed = 1;
   std::int32_t speedup_steps = 200;
+  bool skip_bound = false;
   BoundOptions bound_options;
   bound_options.on_lp = [](double a, double b, double value, double s) {
     std::printf("  LP outlet [%.3f, %.3f] C: %.4f at %.1f s\n", a, b, value, s);
@@ -44,6 +45,7 @@ int run(int argc, char** argv) {
     if (arg == "--ga-seconds") ga_seconds = std::stod(value);
     if (arg == "--seed") seed = std::stoull(value);
     if (arg == "--speedup-steps") speedup_steps = std::stoi(value);
+    if (arg == "--skip-bound") skip_bound = value == "1";
     if (arg == "--bound-intervals") bound_options.initial_intervals = std::stoi(value);
     if (arg == "--bound-lps") bound_options.max_lps = std::stoi(value);
   }
@@ -66,7 +68,7 @@ int run(int argc, char** argv) {
   std::printf("room built in %.2f s; instance (room response, %d zones) in %.2f s; sum r lambda = %.3f\n", room_s,
               in.zones(), instance_s, all);
 
-  const RewardBound bound = rate_reward_bound(in, bound_options);
+  const RewardBound bound = skip_bound ? RewardBound{} : rate_reward_bound(in, bound_options);
   std::printf("bound: %s %.4f (%.4f of sum r lambda), outlet in [%.3f, %.3f] C, %d LPs, %.2f s\n",
               bound.feasible ? "feasible" : "INFEASIBLE", bound.reward_rate, bound.reward_rate / all,
               bound.crac_out_low_c, bound.crac_out_high_c, bound.lps, bound.seconds);
