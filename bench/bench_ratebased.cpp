@@ -2,7 +2,7 @@
 // the reward bound, and the GA's reward over time against the bound.
 //   bench_ratebased [--platform oxley1080] [--env hybrid] [--containment 0] [--budget-w 230000]
 //                   [--redline-c 30] [--ga-seconds 60] [--seed 1] [--tables inputs/ratebased]
-//                   [--bound-intervals 4] [--bound-lps 12] [--speedup-steps 200] [--skip-bound 1]
+//                   [--bound-intervals 4] [--bound-lps 12] [--bound-levels 0] [--speedup-steps 200] [--skip-bound 1]
 // The GA runs twice: as published (Alg. 4 only slows down), then with the speed-up extension
 // (GaOptions::speedup_steps; 0 skips that run).
 // Run from the source tree's root (the tables' default directory is relative).
@@ -48,6 +48,7 @@ int run(int argc, char** argv) {
     if (arg == "--skip-bound") skip_bound = value == "1";
     if (arg == "--bound-intervals") bound_options.initial_intervals = std::stoi(value);
     if (arg == "--bound-lps") bound_options.max_lps = std::stoi(value);
+    if (arg == "--bound-levels") bound_options.colocation_levels = std::stoi(value);
   }
   ParamSet params(simulation_catalog());
   params.set("platform", platform_name);

@@ -42,7 +42,7 @@ std::vector<std::int32_t> hull_states(const RateInstance& in, std::int32_t task,
 
 class BoundLp {
  public:
-  BoundLp(const RateInstance& in, double drop_below) : in_(in) {
+  BoundLp(const RateInstance& in, double drop_below, std::int32_t levels) : in_(in) {
     const std::int32_t n = in.nodes(), t = in.tasks(), z = in.zones();
     rate_row_ = n;
     zone_row_ = n + t;
@@ -63,14 +63,41 @@ class BoundLp {
         hulls[std::size_t(i) * in.tables.types.size() + std::size_t(tb)] = hull_states(in, i, tb);
       }
     }
+    // Co-location levels: node j's memory load L = sum mi x lies in [L_l, L_l+1] for some level l;
+    // a core there sees co-runners of at least L_l - (the largest mi), so its tasks run at most
+    // 1 / (1 + slope (L_l - mi_max)^+) of their ECS. Disjunctive form: x(j, i, p, l) <= cores z(j, l),
+    // L_l z(j, l) <= sum mi x(j, ., ., l) <= L_l+1 z(j, l), sum_l z(j, l) <= 1. Without levels:
+    // sum x <= cores.
+    double mi_max = 0;
+    for (const RateTaskType& task : in.tables.tasks) mi_max = std::max(mi_max, task.memory_intensity);
+    const std::int32_t level_count = std::max(1, levels);
+    const std::int32_t level_row = power_row_ + 1;  // per (node, level): capacity, load floor, load ceiling
     for (std::int32_t j = 0; j < n; ++j) {
       const std::int32_t tb = in.node_table[std::size_t(j)];
       const double cores = in.node_first_core[std::size_t(j) + 1] - in.node_first_core[std::size_t(j)];
-      for (std::int32_t i = 0; i < t; ++i) {
-        for (const std::int32_t p : hulls[std::size_t(i) * in.tables.types.size() + std::size_t(tb)]) {
-          rows.insert(rows.end(), {j, rate_row_ + i, zone_row_ + in.node_zone[std::size_t(j)]});
-          values.insert(values.end(), {1.0, -in.tables.ecs(i, tb, p), -in.tables.apc(i, tb, p)});
-          column(0, cores, 0);
+      for (std::int32_t l = 0; l < level_count; ++l) {
+        const double load = cores * mi_max * l / level_count, ceiling = cores * mi_max * (l + 1) / level_count;
+        const std::int32_t capacity = level_row + 3 * (j * level_count + l), floor_row = capacity + 1;
+        if (levels > 0) {
+          rows.insert(rows.end(), {j, capacity, floor_row, floor_row + 1});
+          values.insert(values.end(), {1.0, -cores, load, -ceiling});
+          column(0, 1, 0);
+        }
+        for (std::int32_t i = 0; i < t; ++i) {
+          const double slope = in.tables.types[std::size_t(tb)].colocation_slope[std::size_t(in.tables.tasks[std::size_t(i)].memory_class)];
+          const double factor = levels > 0 ? 1 / (1 + slope * std::max(0.0, load - mi_max)) : 1.0;
+          for (const std::int32_t p : hulls[std::size_t(i) * in.tables.types.size() + std::size_t(tb)]) {
+            if (levels > 0) {
+              const double mi = in.tables.tasks[std::size_t(i)].memory_intensity;
+              rows.insert(rows.end(), {rate_row_ + i, zone_row_ + in.node_zone[std::size_t(j)], capacity, floor_row,
+                                       floor_row + 1});
+              values.insert(values.end(), {-in.tables.ecs(i, tb, p) * factor, -in.tables.apc(i, tb, p), 1.0, -mi, mi});
+            } else {
+              rows.insert(rows.end(), {j, rate_row_ + i, zone_row_ + in.node_zone[std::size_t(j)]});
+              values.insert(values.end(), {1.0, -in.tables.ecs(i, tb, p), -in.tables.apc(i, tb, p)});
+            }
+            column(0, cores, 0);
+          }
         }
       }
     }
@@ -95,14 +122,16 @@ class BoundLp {
       values.push_back(1 + room.removal(c));  // set per interval
       column(0, COIN_DBL_MAX, 0);
     }
-    std::vector<double> row_lower(std::size_t(power_row_ + 1), -COIN_DBL_MAX), row_upper(row_lower.size(), 0.0);
+    const std::size_t row_count = std::size_t(power_row_ + 1) + (levels > 0 ? std::size_t(3 * n * levels) : 0);
+    std::vector<double> row_lower(row_count, -COIN_DBL_MAX), row_upper(row_count, 0.0);
     for (std::int32_t j = 0; j < n; ++j) {
-      row_upper[std::size_t(j)] = in.node_first_core[std::size_t(j) + 1] - in.node_first_core[std::size_t(j)];
+      row_upper[std::size_t(j)] =
+          levels > 0 ? 1.0 : in.node_first_core[std::size_t(j) + 1] - in.node_first_core[std::size_t(j)];
     }
     Eigen::VectorXd zone_static = Eigen::VectorXd::Zero(z);
     for (std::int32_t j = 0; j < n; ++j) zone_static(in.node_zone[std::size_t(j)]) += in.node_static_w[std::size_t(j)];
     for (std::int32_t c = 0; c < z; ++c) row_lower[std::size_t(zone_row_ + c)] = row_upper[std::size_t(zone_row_ + c)] = zone_static(c);
-    const CoinPackedMatrix matrix(true, power_row_ + 1, int(lower.size()), CoinBigIndex(values.size()), values.data(),
+    const CoinPackedMatrix matrix(true, int(row_count), int(lower.size()), CoinBigIndex(values.size()), values.data(),
                                   rows.data(), starts.data(), nullptr);
     lp_.setLogLevel(0);
     lp_.loadProblem(matrix, lower.data(), upper.data(), cost.data(), row_lower.data(), row_upper.data());
@@ -154,9 +183,9 @@ struct Interval {
 RewardBound rate_reward_bound(const RateInstance& in, const BoundOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   if (o.initial_intervals < 1 || o.max_lps < o.initial_intervals || !(o.min_width_k > 0) ||
-      !(o.drop_below >= 0 && o.drop_below < 1)) {
+      !(o.drop_below >= 0 && o.drop_below < 1) || o.colocation_levels < 0) {
     throw InputError("rate-based bound: at least one interval, max_lps >= initial_intervals, a positive width and "
-                     "drop_below in [0, 1)");
+                     "drop_below in [0, 1) and colocation_levels >= 0");
   }
   RewardBound out;
   const auto done = [&] {
@@ -168,7 +197,7 @@ RewardBound rate_reward_bound(const RateInstance& in, const BoundOptions& o) {
   const RoomLoad idle(in, zone_static);
   const double lo = in.config.crac_out_min_c, hi = idle.highest_crac_out_c() + 1e-6;
   if (hi < lo) return done();
-  BoundLp lp(in, o.drop_below);
+  BoundLp lp(in, o.drop_below, o.colocation_levels);
   const auto solve = [&](double a, double b) {
     const Interval i{a, b, lp.solve(a, b)};
     ++out.lps;

@@ -255,6 +255,11 @@ TEST(RateBased, EveryAnswerMeetsBothConstraintsAndTheBoundIsAbove) {
       const RateInstance in = reduced(env, 0, budget);
       const RewardBound bound = rate_reward_bound(in);
       ASSERT_TRUE(bound.feasible);
+      // With co-location levels, a tighter bound on RR (not on NERR).
+      BoundOptions levels;
+      levels.colocation_levels = 6;
+      const RewardBound rr_bound = rate_reward_bound(in, levels);
+      EXPECT_LT(rr_bound.reward_rate, bound.reward_rate) << env;
       for (const RateObjective objective : {RateObjective::rr, RateObjective::nerr}) {
         const RateResult g = rate_greedy(in, objective);
         const RateResult ga = run_ga(in, quick_ga(objective, 60));
@@ -268,6 +273,7 @@ TEST(RateBased, EveryAnswerMeetsBothConstraintsAndTheBoundIsAbove) {
         for (const RateResult* r : {&g, &ga, &ga_x}) {
           EXPECT_LE(r->evaluation.reward_rate, bound.reward_rate * (1 + 1e-9)) << env;
           EXPECT_LE(r->evaluation.naive_reward_rate, bound.reward_rate * (1 + 1e-9)) << env;
+          EXPECT_LE(r->evaluation.reward_rate, rr_bound.reward_rate * (1 + 1e-9)) << env;
           EXPECT_LE(r->evaluation.reward_rate, r->evaluation.naive_reward_rate + 1e-12);  // co-location only slows
         }
         EXPECT_GE(objective_of(ga.evaluation, objective), objective_of(g.evaluation, objective));  // GA >= greedy
@@ -320,6 +326,11 @@ TEST(RateBased, BoundAgainstBruteForceOnTinyCases) {
     const RewardBound bound = rate_reward_bound(in);
     ASSERT_TRUE(bound.feasible);
     EXPECT_GE(bound.reward_rate, nerr * (1 - 1e-9)) << budget;
+    for (const std::int32_t levels : {1, 3, 8}) {
+      BoundOptions o;
+      o.colocation_levels = levels;
+      EXPECT_GE(rate_reward_bound(in, o).reward_rate, rr * (1 - 1e-9)) << budget << " " << levels;
+    }
     EXPECT_GE(nerr, rr);
     for (const RateObjective objective : {RateObjective::rr, RateObjective::nerr}) {
       const RateResult g = rate_greedy(in, objective);

@@ -2,7 +2,7 @@
 // An upper bound on the reward rate of every allocation that meets both constraints, so that
 // each technique's gap is known. Why it is one:
 //  - co-location only slows tasks (slopes >= 0, M >= 0), so RR <= NERR for any allocation: a bound
-//    on NERR bounds RR;
+//    on NERR bounds RR (BoundOptions::colocation_levels tightens it for RR, see there);
 //  - NERR with the per-node core-time x(j, i, p) = sum over j's cores of DF at P-state p as
 //    variables (a core may mix states, a relaxation of one PS per (task, core)) is linear:
 //      max sum_i r_i y_i,  y_i <= lambda_i,  y_i <= sum ECS(i, t_j, p) x(j, i, p),
@@ -33,6 +33,12 @@ struct BoundOptions {
   /// smaller left-hand side of a <= row only loosens it, so the bound stays valid, and the LP
   /// gets much sparser (the room's rise matrix is dense). 0 keeps every entry.
   double drop_below = 1e-3;
+  /// Co-location levels (0: none, the NERR relaxation above). With l levels, node j's memory load
+  /// L = sum mi x is known to lie in one of [k/l, (k+1)/l) x cores x mi_max; every core there has
+  /// co-runners of at least L_k - mi_max (its own share is at most mi_max), so its tasks run at
+  /// most 1 / (1 + slope (L_k - mi_max)^+) of their ECS: a disjunctive (convex-hull) relaxation
+  /// of RR itself, tighter than NERR's, with l times the columns.
+  std::int32_t colocation_levels = 0;
   /// Called after each LP: (a, b, its value or -inf, seconds since the start).
   std::function<void(double, double, double, double)> on_lp;
 };
