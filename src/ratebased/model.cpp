@@ -1,0 +1,234 @@
+#include "dcsweep/ratebased/model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "dcsweep/core/error.hpp"
+
+namespace dcsweep {
+namespace {
+
+/// Slack of the constraint checks: rounding of the linear room response, not a modelling margin.
+constexpr double kTemperatureSlackK = 1e-9;
+constexpr double kPowerSlack = 1e-9;  ///< relative to phi
+
+bool within_budget(const RateConfig& c, double total_w) { return total_w <= c.power_budget_w * (1 + kPowerSlack); }
+
+}  // namespace
+
+RoomResponse room_response(const CracNodeModel& model) {
+  const Eigen::Index z = model.zones(), c = model.cracs();
+  RoomResponse r;
+  r.rise.resize(z, z);
+  r.removal.resize(z);
+  Eigen::VectorXd power = Eigen::VectorXd::Zero(z);
+  const Eigen::VectorXd cold = Eigen::VectorXd::Zero(c);
+  for (Eigen::Index k = 0; k < z; ++k) {
+    power(k) = 1;
+    const CracNodeModel::Solution s = model.solve(power, cold);
+    r.rise.col(k) = s.node_in_c;
+    r.removal(k) = s.removed_heat_w;
+    power(k) = 0;
+  }
+  const CracNodeModel::Solution s = model.solve(power, Eigen::VectorXd::Ones(c));
+  r.supply_share = s.node_in_c;
+  r.removal_per_k = s.removed_heat_w;
+  if (r.supply_share.minCoeff() <= 0) throw InputError("rate-based model: a node inlet draws no CRAC air at all");
+  return r;
+}
+
+double rate_crac_cop(double t) { return 0.0068 * t * t + 0.0008 * t + 0.458; }
+
+bool RateInstance::allowed(std::int32_t task, std::int32_t table, std::int32_t p) const {
+  if (p < 0 || p >= off_state(table)) return false;
+  const double ecs = tables.ecs(task, table, p);
+  return ecs > 0 && 1 / ecs <= tables.tasks[std::size_t(task)].deadline_s;
+}
+
+RateInstance make_rate_instance(const Platform& platform, RateTables tables,
+                                std::shared_ptr<const CracNodeModel> room_model, RateConfig config) {
+  if (!room_model) throw InputError("rate-based model: no room (build it with thermal_model crac_node)");
+  if (room_model->zones() != platform.zone_count()) {
+    throw InputError("rate-based model: the room has " + std::to_string(room_model->zones()) + " zones, platform " +
+                     platform.name + " " + std::to_string(platform.zone_count()));
+  }
+  if (!(config.power_budget_w > 0) || !std::isfinite(config.redline_c) || !std::isfinite(config.crac_out_min_c) ||
+      config.crac_out_min_c < 0) {
+    throw InputError("rate-based model: the power budget must be positive, the redline finite and the lowest CRAC "
+                     "outlet temperature at least 0 C (where CoP grows with it)");
+  }
+  RateInstance in;
+  std::vector<bool> used(platform.types.size(), false);
+  for (std::int32_t j = 0; j < platform.node_count; ++j) used[platform.node_type.empty() ? 0 : platform.node_type[std::size_t(j)]] = true;
+  std::vector<std::int32_t> table_of_type;
+  for (std::size_t type = 0; type < platform.types.size(); ++type) {
+    const NodeType& t = platform.types[type];
+    if (!used[type]) {
+      table_of_type.push_back(-1);
+      continue;
+    }
+    const std::int32_t table = tables.type_index(t.name);
+    if (!t.pstates.empty() && std::size_t(tables.types[std::size_t(table)].pstates) != t.pstates.size()) {
+      throw InputError("rate-based tables: node type '" + t.name + "' has " +
+                       std::to_string(tables.types[std::size_t(table)].pstates) + " P-states in the tables, " +
+                       std::to_string(t.pstates.size()) + " on platform " + platform.name);
+    }
+    table_of_type.push_back(table);
+  }
+  in.node_first_core.push_back(0);
+  for (std::int32_t j = 0; j < platform.node_count; ++j) {
+    const NodeType& t = platform.type_of(j);
+    const std::size_t type = platform.node_type.empty() ? 0 : platform.node_type[std::size_t(j)];
+    in.node_table.push_back(table_of_type[type]);
+    in.node_zone.push_back(platform.zone_of(j));
+    in.node_static_w.push_back(t.static_w);
+    for (std::int32_t k = 0; k < t.cores; ++k) in.core_node.push_back(j);
+    in.node_first_core.push_back(std::int32_t(in.core_node.size()));
+  }
+  in.tables = std::move(tables);
+  in.config = config;
+  in.room = std::make_shared<const RoomResponse>(room_response(*room_model));
+  in.room_model = std::move(room_model);
+  return in;
+}
+
+Allocation idle_allocation(const RateInstance& in) {
+  Allocation a;
+  a.tasks = in.tasks();
+  a.df.assign(std::size_t(in.cores()) * std::size_t(a.tasks), 0.0);
+  a.pstate.resize(a.df.size());
+  for (std::int32_t k = 0; k < in.cores(); ++k) {
+    for (std::int32_t i = 0; i < a.tasks; ++i) a.ps_at(k, i) = std::int16_t(in.off_state(in.core_table(k)));
+  }
+  a.crac_out_c = in.config.redline_c;
+  return a;
+}
+
+Eigen::VectorXd zone_power_w(const RateInstance& in, const Allocation& a) {
+  Eigen::VectorXd p = Eigen::VectorXd::Zero(in.zones());
+  for (std::int32_t j = 0; j < in.nodes(); ++j) {
+    const std::int32_t t = in.node_table[std::size_t(j)];
+    double w = in.node_static_w[std::size_t(j)];
+    for (std::int32_t k = in.node_first_core[std::size_t(j)]; k < in.node_first_core[std::size_t(j) + 1]; ++k) {
+      for (std::int32_t i = 0; i < a.tasks; ++i) {
+        const std::size_t g = std::size_t(k * a.tasks + i);
+        if (a.df[g] > 0) w += a.df[g] * in.tables.apc(i, t, a.pstate[g]);
+      }
+    }
+    p(in.node_zone[std::size_t(j)]) += w;
+  }
+  return p;
+}
+
+RateEvaluation evaluate(const RateInstance& in, const Allocation& a, bool exact_room) {
+  RateEvaluation e;
+  const std::int32_t tasks = in.tasks();
+  e.valid = a.tasks == tasks && a.df.size() == std::size_t(in.cores()) * std::size_t(tasks) &&
+            a.pstate.size() == a.df.size() && std::isfinite(a.crac_out_c) &&
+            a.crac_out_c >= in.config.crac_out_min_c - kTemperatureSlackK;
+  e.task_rate.assign(std::size_t(tasks), 0.0);
+  e.naive_task_rate.assign(std::size_t(tasks), 0.0);
+  if (a.df.size() != std::size_t(in.cores()) * std::size_t(tasks) || a.pstate.size() != a.df.size()) return e;
+  std::vector<double> own;
+  for (std::int32_t j = 0; j < in.nodes(); ++j) {
+    const std::int32_t t = in.node_table[std::size_t(j)];
+    const std::int32_t first = in.node_first_core[std::size_t(j)], last = in.node_first_core[std::size_t(j) + 1];
+    own.assign(std::size_t(last - first), 0.0);
+    double load = 0;
+    for (std::int32_t k = first; k < last; ++k) {
+      double sum = 0;
+      for (std::int32_t i = 0; i < tasks; ++i) {
+        const std::size_t g = std::size_t(k * tasks + i);
+        const double df = a.df[g];
+        const std::int32_t p = a.pstate[g];
+        if (!(df >= 0 && df <= 1) || p < 0 || p > in.off_state(t) || (df > 0 && p < in.off_state(t) && !in.allowed(i, t, p))) {
+          e.valid = false;
+        }
+        if (!(df > 0) || p >= in.off_state(t)) continue;
+        sum += df;
+        own[std::size_t(k - first)] += df * in.tables.tasks[std::size_t(i)].memory_intensity;
+      }
+      if (sum > 1 + 1e-9) e.valid = false;
+      load += own[std::size_t(k - first)];
+    }
+    for (std::int32_t k = first; k < last; ++k) {
+      const double corunners = load - own[std::size_t(k - first)];
+      for (std::int32_t i = 0; i < tasks; ++i) {
+        const std::size_t g = std::size_t(k * tasks + i);
+        if (!(a.df[g] > 0) || a.pstate[g] >= in.off_state(t) || a.pstate[g] < 0) continue;
+        const RateTaskType& task = in.tables.tasks[std::size_t(i)];
+        const double er = a.df[g] * in.tables.ecs(i, t, a.pstate[g]);
+        const double slope = in.tables.types[std::size_t(t)].colocation_slope[std::size_t(task.memory_class)];
+        e.naive_task_rate[std::size_t(i)] += er;
+        e.task_rate[std::size_t(i)] += er / (1 + slope * corunners);
+      }
+    }
+  }
+  for (std::int32_t i = 0; i < tasks; ++i) {
+    const RateTaskType& task = in.tables.tasks[std::size_t(i)];
+    e.reward_rate += task.reward * std::min(e.task_rate[std::size_t(i)], task.arrival_rate_per_s);
+    e.naive_reward_rate += task.reward * std::min(e.naive_task_rate[std::size_t(i)], task.arrival_rate_per_s);
+  }
+  const Eigen::VectorXd power = zone_power_w(in, a);
+  e.crac_out_c = a.crac_out_c;
+  e.node_power_w = power.sum();
+  double removed = 0;
+  if (exact_room) {
+    const auto s = in.room_model->solve(power, Eigen::VectorXd::Constant(in.room_model->cracs(), a.crac_out_c));
+    e.max_inlet_c = s.node_in_c.maxCoeff();
+    removed = s.removed_heat_w;
+  } else {
+    e.max_inlet_c = (in.room->supply_share * a.crac_out_c + in.room->rise * power).maxCoeff();
+    removed = in.room->removal.dot(power) + in.room->removal_per_k * a.crac_out_c;
+  }
+  e.crac_power_w = removed / rate_crac_cop(a.crac_out_c);
+  e.total_power_w = e.node_power_w + e.crac_power_w;
+  e.meets_power = within_budget(in.config, e.total_power_w);
+  e.meets_redline = e.max_inlet_c <= in.config.redline_c + kTemperatureSlackK;
+  return e;
+}
+
+RateObjective rate_objective(const std::string& name) {
+  if (name == "rr") return RateObjective::rr;
+  if (name == "nerr") return RateObjective::nerr;
+  throw InputError("unknown rate-based objective '" + name + "'; valid: rr, nerr");
+}
+
+double objective_of(const RateEvaluation& e, RateObjective objective) {
+  return objective == RateObjective::rr ? e.reward_rate : e.naive_reward_rate;
+}
+
+RoomLoad::RoomLoad(const RateInstance& instance, const Eigen::VectorXd& zone_power)
+    : instance_(&instance), power_(zone_power) {
+  rise_ = instance.room->rise * power_;
+  node_power_w_ = power_.sum();
+  removal_w_ = instance.room->removal.dot(power_);
+}
+
+void RoomLoad::add(std::int32_t zone, double watts) {
+  power_(zone) += watts;
+  rise_ += instance_->room->rise.col(zone) * watts;
+  node_power_w_ += watts;
+  removal_w_ += instance_->room->removal(zone) * watts;
+}
+
+double RoomLoad::highest_crac_out_c() const {
+  return ((instance_->config.redline_c - rise_.array()) / instance_->room->supply_share.array()).minCoeff();
+}
+
+std::int32_t RoomLoad::hottest_zone() const {
+  Eigen::Index z = 0;
+  ((instance_->config.redline_c - rise_.array()) / instance_->room->supply_share.array()).minCoeff(&z);
+  return std::int32_t(z);
+}
+
+double RoomLoad::crac_power_w(double crac_out_c) const {
+  return (removal_w_ + instance_->room->removal_per_k * crac_out_c) / rate_crac_cop(crac_out_c);
+}
+
+bool RoomLoad::feasible() const {
+  const double tc = highest_crac_out_c();
+  return tc >= instance_->config.crac_out_min_c && within_budget(instance_->config, node_power_w_ + crac_power_w(tc));
+}
+
+}  // namespace dcsweep
