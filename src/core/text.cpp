@@ -41,6 +41,13 @@ std::string closest_name(std::string_view name, std::span<const std::string> can
   return best;
 }
 
+std::string_view trim_blanks(std::string_view text) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  while (!text.empty() && blank(text.front())) text.remove_prefix(1);
+  while (!text.empty() && blank(text.back())) text.remove_suffix(1);
+  return text;
+}
+
 std::string join(std::span<const std::string> items, std::string_view separator) {
   std::string out;
   for (const auto& item : items) {

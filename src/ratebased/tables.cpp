@@ -11,19 +11,12 @@
 namespace dcsweep {
 namespace {
 
-std::string trim(std::string_view s) {
-  std::size_t a = 0, b = s.size();
-  while (a < b && (s[a] == ' ' || s[a] == '\t' || s[a] == '\r')) ++a;
-  while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t' || s[b - 1] == '\r')) --b;
-  return std::string(s.substr(a, b - a));
-}
-
 std::vector<std::string> split(std::string_view line) {
   std::vector<std::string> out;
   std::size_t start = 0;
   for (std::size_t i = 0; i <= line.size(); ++i) {
     if (i == line.size() || line[i] == ',') {
-      out.push_back(trim(line.substr(start, i - start)));
+      out.emplace_back(trim_blanks(line.substr(start, i - start)));
       start = i + 1;
     }
   }
@@ -39,7 +32,7 @@ class Csv {
       std::size_t end = text.find('\n', start);
       if (end == std::string::npos) end = text.size();
       ++line_no;
-      const std::string line = trim(std::string_view(text).substr(start, end - start));
+      const std::string_view line = trim_blanks(std::string_view(text).substr(start, end - start));
       start = end + 1;
       if (line.empty() || line[0] == '#') continue;
       if (header_.empty()) {

@@ -10,14 +10,8 @@
 namespace dcsweep {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
 double number(std::string_view token, const std::string& where) {
-  token = trim(token);
+  token = trim_blanks(token);
   double value = 0;
   const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   if (ec != std::errc() || end != token.data() + token.size() || !std::isfinite(value)) {
@@ -41,7 +35,7 @@ Matrix parse_csv(std::string_view text, const std::string& name) {
   std::vector<std::vector<double>> rows;
   const auto lines = lines_of(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string_view line = trim(lines[i]);
+    const std::string_view line = trim_blanks(lines[i]);
     if (line.empty() || line.front() == '#') continue;
     const std::string where = name + ":" + std::to_string(i + 1);
     std::vector<double> row;
@@ -75,7 +69,7 @@ Matrix parse_market(std::string_view text, const std::string& name) {
     throw InputError(name + ":1: unsupported MatrixMarket header (need matrix coordinate|array real general|symmetric)");
   }
   std::size_t i = 1;
-  while (i < lines.size() && (trim(lines[i]).empty() || trim(lines[i]).front() == '%')) ++i;
+  while (i < lines.size() && (trim_blanks(lines[i]).empty() || trim_blanks(lines[i]).front() == '%')) ++i;
   if (i == lines.size()) throw InputError(name + ": no size line");
   std::istringstream size_line{std::string(lines[i])};
   long rows = 0, cols = 0, entries = 0;
@@ -100,7 +94,7 @@ Matrix parse_market(std::string_view text, const std::string& name) {
   Matrix m = Matrix::Zero(rows, cols);
   long seen = 0;
   for (++i; i < lines.size(); ++i) {
-    const std::string_view line = trim(lines[i]);
+    const std::string_view line = trim_blanks(lines[i]);
     if (line.empty() || line.front() == '%') continue;
     const std::string where = name + ":" + std::to_string(i + 1);
     std::istringstream in{std::string(line)};
@@ -147,7 +141,7 @@ std::vector<double> read_vector_file(const std::string& path) {
   std::vector<double> out;
   const auto lines = lines_of(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string_view line = trim(lines[i]);
+    const std::string_view line = trim_blanks(lines[i]);
     if (line.empty() || line.front() == '#') continue;
     out.push_back(number(line, path + ":" + std::to_string(i + 1)));
   }

@@ -12,6 +12,9 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 /// The candidate closest to `name`, or "" when none is plausibly a typo of it.
 std::string closest_name(std::string_view name, std::span<const std::string> candidates);
 
+/// `text` without leading and trailing spaces, tabs and carriage returns (a CRLF file's lines).
+std::string_view trim_blanks(std::string_view text);
+
 /// "a, b, c".
 std::string join(std::span<const std::string> items, std::string_view separator = ", ");
 
