@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "dcsweep/core/error.hpp"
+#include "dcsweep/core/params.hpp"
 
 namespace dcsweep::test {
 
@@ -30,6 +31,13 @@ inline std::string write_file(const std::string& name, const std::string& text) 
   const auto path = temp_path(name);
   std::ofstream(path, std::ios::binary) << text;
   return path.string();
+}
+
+/// A generated room's layout (platform = room): rows x racks per row x nodes per rack.
+inline void set_room_layout(ParamSet& params, std::int64_t rows, std::int64_t racks_per_row, std::int64_t nodes_per_rack) {
+  params.set("room_rows", rows);
+  params.set("room_racks_per_row", racks_per_row);
+  params.set("room_nodes_per_rack", nodes_per_rack);
 }
 
 /// The InputError message of `action`, or "" when it does not throw one.

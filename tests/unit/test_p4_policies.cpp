@@ -32,9 +32,7 @@ constexpr double kIdleW = 1000;
 ParamSet three_node_room(const std::string& allocator) {
   ParamSet p(simulation_catalog());
   p.set("platform", std::string("room"));
-  p.set("room_rows", std::int64_t{1});
-  p.set("room_racks_per_row", std::int64_t{1});
-  p.set("room_nodes_per_rack", std::int64_t{3});
+  test::set_room_layout(p, 1, 1, 3);
   p.set("heat_distribution", test::write_file("p4_D.csv", "0,0.001,0.002\n0.0005,0,0.001\n0.003,0,0\n"));
   p.set("allocator", allocator);
   p.set("cooling", std::string("thermostat"));
@@ -156,9 +154,7 @@ TEST(P4SpEir, TheLpBoundIsNeverBelowAnyPlacementAndTheComputeBoundIsTheLeastPowe
   // generated D; every placement of every (busy, on) count is enumerated.
   ParamSet p(simulation_catalog());
   p.set("platform", std::string("room"));
-  p.set("room_rows", std::int64_t{1});
-  p.set("room_racks_per_row", std::int64_t{2});
-  p.set("room_nodes_per_rack", std::int64_t{2});
+  test::set_room_layout(p, 1, 2, 2);
   p.set("room_node_types", std::string("pe1955:1,pe1855:1"));
   p.set("node_power", std::string("chassis"));
   p.set("workload", std::string("poisson"));

@@ -11,6 +11,7 @@
 #include "dcsweep/sim/datacenter.hpp"
 #include "dcsweep/sim/scenario.hpp"
 #include "dcsweep/thermal/inlet_model.hpp"
+#include "test_helpers.hpp"
 
 namespace dcsweep {
 namespace {
@@ -44,9 +45,7 @@ class ScriptedScheduler final : public Scheduler {
 Scenario parm_room(const std::vector<Job>& jobs, std::map<std::string, double> extra = {}) {
   ParamSet p(simulation_catalog());
   p.set("platform", std::string("room"));
-  p.set("room_rows", std::int64_t{1});
-  p.set("room_racks_per_row", std::int64_t{1});
-  p.set("room_nodes_per_rack", std::int64_t{4});
+  test::set_room_layout(p, 1, 1, 4);
   p.set("node_power", std::string("parm"));
   p.set("cooling", std::string("static"));
   p.set("workload", std::string("poisson"));

@@ -202,9 +202,7 @@ struct Room {
 Room reduced_room(double containment, std::int32_t per_rack = 2) {
   ParamSet params(simulation_catalog());
   params.set("platform", std::string("room"));
-  params.set("room_rows", std::int64_t{2});
-  params.set("room_racks_per_row", std::int64_t{3});
-  params.set("room_nodes_per_rack", std::int64_t{per_rack});
+  test::set_room_layout(params, 2, 3, per_rack);
   params.set("room_node_types", std::string("xeon_e3_1225v3:1,xeon_e5649:1,xeon_e5_2697v2:1"));
   params.set("thermal_model", std::string("crac_node"));
   params.set("aisle_containment", containment);

@@ -351,9 +351,7 @@ TEST(CracNode, GeneratedIndicesConserveAir) {
   // A generated room of mixed node types: CRAC air short of, equal to and well above node air,
   // at every containment; each outlet delivers its air, each inlet is fully supplied.
   ParamSet params(simulation_catalog());
-  params.set("room_rows", std::int64_t{3});
-  params.set("room_racks_per_row", std::int64_t{7});
-  params.set("room_nodes_per_rack", std::int64_t{5});
+  test::set_room_layout(params, 3, 7, 5);
   params.set("room_node_types", std::string("xeon_e3_1225v3:2,xeon_e5_2697v2:1"));
   const ThermalZones zones = thermal_zones(preset("room", params), 1);
   const double node_air = std::accumulate(zones.airflow_m3s.begin(), zones.airflow_m3s.end(), 0.0);
@@ -396,17 +394,13 @@ TEST(CracNode, CracsRemoveWhatTheNodesDissipateInEveryRoom) {
       EXPECT_NEAR(removed_share(platform, params, containment), 1, 1e-9) << platform << " " << containment;
     }
   }
-  params.set("room_rows", std::int64_t{4});
-  params.set("room_racks_per_row", std::int64_t{6});
-  params.set("room_nodes_per_rack", std::int64_t{3});
+  test::set_room_layout(params, 4, 6, 3);
   params.set("room_cracs", std::int64_t{3});
   params.set("room_node_types", std::string("xeon_e5649,meng_chassis"));
   for (const double containment : {0.0, 0.5, 1.0}) EXPECT_NEAR(removed_share("room", params, containment), 1, 1e-9);
   // Layouts whose weights vanish between parts of the room (racks that do not exchange air, rows
   // that do not couple) cannot carry the flows on their own pattern: the well-mixed fallback.
-  params.set("room_rows", std::int64_t{2});
-  params.set("room_racks_per_row", std::int64_t{6});
-  params.set("room_nodes_per_rack", std::int64_t{4});
+  test::set_room_layout(params, 2, 6, 4);
   params.set("room_cracs", std::int64_t{1});
   params.set("recirculation_rack_decay", 0.001);
   for (const double containment : {0.0, 1.0}) EXPECT_NEAR(removed_share("room", params, containment), 1, 1e-9);
@@ -475,9 +469,7 @@ TEST(Platforms, LayoutsNetworksAndZones) {
   for (int n = 0; n < 50; ++n) pe1955 += asu.type_of(n).name == "pe1955";
   EXPECT_EQ(pe1955, 30);
   EXPECT_EQ(preset("oxley4320", params).node_count, 4320);
-  params.set("room_rows", std::int64_t{4});
-  params.set("room_racks_per_row", std::int64_t{10});
-  params.set("room_nodes_per_rack", std::int64_t{8});
+  test::set_room_layout(params, 4, 10, 8);
   EXPECT_EQ(preset("room", params).node_count, 320);
   EXPECT_NE(input_error([&] { thermal_zones(meng, 3); }).find("must divide the 4 nodes of a rack"), std::string::npos);
 }
