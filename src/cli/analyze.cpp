@@ -90,7 +90,7 @@ FileData load(const AnalyzeOptions& options) {
   std::vector<MetricSpec> in_file;
   try {
     table = read_points_table(options.file);
-    in_file = metrics_in_file(options.file, ResultLayout::of_simulation());
+    in_file = metrics_in_file(options.file, ResultLayout::every());
   } catch (const std::runtime_error& e) {
     throw InputError(std::string("analyze: ") + e.what());
   }

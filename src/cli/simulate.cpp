@@ -10,6 +10,7 @@
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/core/text.hpp"
 #include "dcsweep/sim/catalog.hpp"
+#include "dcsweep/sim/ratebased.hpp"
 #include "dcsweep/sim/run.hpp"
 #include "dcsweep/sweep/inputs.hpp"
 #include "dcsweep/sim/scenario.hpp"
@@ -71,6 +72,23 @@ void note_rejections(std::ostream& err, const Scenario& s) {
       << r.breakdown(s.platform.node_count) << "), counted in jobs_rejected; --strict makes this an error\n";
 }
 
+/// model = ratebased: one epoch of [P3]'s problem; its metrics as a simulation's.
+int simulate_ratebased(const ParamSet& params, bool json, std::ostream& out, std::ostream& err) {
+  RatebasedCache cache;
+  Report report;
+  try {
+    report = solve_ratebased_epoch(params, StreamKey{static_cast<std::uint64_t>(params.integer("seed")), 0, 0},
+                                   caching_heat_provider(), cache)
+                 .report;
+  } catch (const SimulationError& e) {
+    if (json) out << "{\"status\": \"failed\", \"error\": " << json_string(e.what()) << "}\n";
+    err << "dcsweep: simulation failed: " << e.what() << "\n";
+    return kExitFailed;
+  }
+  json ? print_json(out, report) : print_table(out, report);
+  return kExitOk;
+}
+
 }  // namespace
 
 int simulate_command(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
@@ -87,6 +105,10 @@ int simulate_command(std::span<const std::string> args, std::ostream& out, std::
   }
   ParamSet params(catalog);
   apply_params(vm, params);
+  if (is_ratebased(params)) {
+    if (vm.count("jobs-out")) throw InputError("--jobs-out: model 'ratebased' solves an epoch; it has no jobs");
+    return simulate_ratebased(params, vm["json"].as<bool>(), out, err);
+  }
   auto jobs_out = vm.count("jobs-out") ? open_jobs_out(vm["jobs-out"].as<std::string>()) : nullptr;
   const Scenario scenario = make_scenario(params);
   note_rejections(err, scenario);

@@ -103,7 +103,7 @@ int validate_command(std::span<const std::string> args, std::ostream& out) {
       << "estimated cost: " << format_number(std::round(total * 100) / 100) << " core-seconds (longest point "
       << format_number(std::round(longest * 1000) / 1000) << " s, room builds included), plus reading each trace "
       << "once per rank\n";
-  const ResultLayout layout = ResultLayout::of_simulation();
+  const ResultLayout layout = ResultLayout::of_grid(grid);
   const OutputEstimate output =
       estimate_output(grid, caching_trace_loader(), layout.metrics.size(), layout.series.size());
   out << "estimated output: " << bytes_text(output.result_bytes) << " result file (uncompressed), "

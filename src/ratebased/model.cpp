@@ -45,19 +45,7 @@ bool RateInstance::allowed(std::int32_t task, std::int32_t table, std::int32_t p
   return ecs > 0 && 1 / ecs <= tables.tasks[std::size_t(task)].deadline_s;
 }
 
-RateInstance make_rate_instance(const Platform& platform, RateTables tables,
-                                std::shared_ptr<const CracNodeModel> room_model, RateConfig config) {
-  if (!room_model) throw InputError("rate-based model: no room (build it with thermal_model crac_node)");
-  if (room_model->zones() != platform.zone_count()) {
-    throw InputError("rate-based model: the room has " + std::to_string(room_model->zones()) + " zones, platform " +
-                     platform.name + " " + std::to_string(platform.zone_count()));
-  }
-  if (!(config.power_budget_w > 0) || !std::isfinite(config.redline_c) || !std::isfinite(config.crac_out_min_c) ||
-      config.crac_out_min_c < 0) {
-    throw InputError("rate-based model: the power budget must be positive, the redline finite and the lowest CRAC "
-                     "outlet temperature at least 0 C (where CoP grows with it)");
-  }
-  RateInstance in;
+std::vector<std::int32_t> rate_tables_of_types(const Platform& platform, const RateTables& tables) {
   std::vector<bool> used(platform.types.size(), false);
   for (std::int32_t j = 0; j < platform.node_count; ++j) used[platform.node_type.empty() ? 0 : platform.node_type[std::size_t(j)]] = true;
   std::vector<std::int32_t> table_of_type;
@@ -69,12 +57,31 @@ RateInstance make_rate_instance(const Platform& platform, RateTables tables,
     }
     const std::int32_t table = tables.type_index(t.name);
     if (!t.pstates.empty() && std::size_t(tables.types[std::size_t(table)].pstates) != t.pstates.size()) {
-      throw InputError("rate-based tables: node type '" + t.name + "' has " +
+      const std::string& where = tables.types[std::size_t(table)].where;
+      throw InputError((where.empty() ? "rate-based tables" : where) + ": node type '" + t.name + "' has " +
                        std::to_string(tables.types[std::size_t(table)].pstates) + " P-states in the tables, " +
                        std::to_string(t.pstates.size()) + " on platform " + platform.name);
     }
     table_of_type.push_back(table);
   }
+  return table_of_type;
+}
+
+RateInstance make_rate_instance(const Platform& platform, RateTables tables,
+                                std::shared_ptr<const CracNodeModel> room_model, RateConfig config,
+                                std::shared_ptr<const RoomResponse> response) {
+  if (!room_model) throw InputError("rate-based model: no room (build it with thermal_model crac_node)");
+  if (room_model->zones() != platform.zone_count()) {
+    throw InputError("rate-based model: the room has " + std::to_string(room_model->zones()) + " zones, platform " +
+                     platform.name + " " + std::to_string(platform.zone_count()));
+  }
+  if (!(config.power_budget_w > 0) || !std::isfinite(config.redline_c) || !std::isfinite(config.crac_out_min_c) ||
+      config.crac_out_min_c < 0) {
+    throw InputError("rate-based model: the power budget must be positive, the redline finite and the lowest CRAC "
+                     "outlet temperature at least 0 C (where CoP grows with it)");
+  }
+  RateInstance in;
+  const std::vector<std::int32_t> table_of_type = rate_tables_of_types(platform, tables);
   in.node_first_core.push_back(0);
   for (std::int32_t j = 0; j < platform.node_count; ++j) {
     const NodeType& t = platform.type_of(j);
@@ -87,7 +94,7 @@ RateInstance make_rate_instance(const Platform& platform, RateTables tables,
   }
   in.tables = std::move(tables);
   in.config = config;
-  in.room = std::make_shared<const RoomResponse>(room_response(*room_model));
+  in.room = response ? std::move(response) : std::make_shared<const RoomResponse>(room_response(*room_model));
   in.room_model = std::move(room_model);
   return in;
 }
@@ -120,7 +127,7 @@ Eigen::VectorXd zone_power_w(const RateInstance& in, const Allocation& a) {
   return p;
 }
 
-RateEvaluation evaluate(const RateInstance& in, const Allocation& a, bool exact_room) {
+RateEvaluation evaluate(const RateInstance& in, const Allocation& a, bool exact_room, std::vector<double>* gene_rates) {
   RateEvaluation e;
   const std::int32_t tasks = in.tasks();
   e.valid = a.tasks == tasks && a.df.size() == std::size_t(in.cores()) * std::size_t(tasks) &&
@@ -129,6 +136,7 @@ RateEvaluation evaluate(const RateInstance& in, const Allocation& a, bool exact_
   e.task_rate.assign(std::size_t(tasks), 0.0);
   e.naive_task_rate.assign(std::size_t(tasks), 0.0);
   if (a.df.size() != std::size_t(in.cores()) * std::size_t(tasks) || a.pstate.size() != a.df.size()) return e;
+  if (gene_rates) gene_rates->assign(a.df.size(), 0.0);
   std::vector<double> own;
   for (std::int32_t j = 0; j < in.nodes(); ++j) {
     const std::int32_t t = in.node_table[std::size_t(j)];
@@ -161,6 +169,7 @@ RateEvaluation evaluate(const RateInstance& in, const Allocation& a, bool exact_
         const double slope = in.tables.types[std::size_t(t)].colocation_slope[std::size_t(task.memory_class)];
         e.naive_task_rate[std::size_t(i)] += er;
         e.task_rate[std::size_t(i)] += er / (1 + slope * corunners);
+        if (gene_rates) (*gene_rates)[g] = er / (1 + slope * corunners);
       }
     }
   }

@@ -206,6 +206,7 @@ RateTables parse_rate_tables(const std::string& task_text, const std::string& ta
     RateNodeTable t;
     t.name = type;
     t.pstates = count;
+    t.where = pstate_name + ":" + std::to_string(first_line[type]);
     for (std::int32_t i = 0; i < out.task_count(); ++i) {
       for (std::int32_t p = 0; p < count; ++p) {
         const auto it = entries.find({i, p});

@@ -5,6 +5,7 @@
 #include "dcsweep/sched/scheduler.hpp"
 #include "dcsweep/power/node_power.hpp"
 #include "dcsweep/sim/datacenter.hpp"
+#include "dcsweep/sim/ratebased.hpp"
 #include "dcsweep/sim/runtime_model.hpp"
 #include "dcsweep/sim/scenario.hpp"
 #include "dcsweep/thermal/cooling.hpp"
@@ -26,6 +27,7 @@ ParamCatalog build_catalog() {
   for (auto& spec : comm::comm_params()) catalog.add(std::move(spec));
   catalog.add(series_interval_param());
   for (auto& spec : datacenter_params()) catalog.add(std::move(spec));
+  for (auto& spec : ratebased_params()) catalog.add(std::move(spec));
   add_plugin_params(catalog, node_power_registry());
   add_plugin_params(catalog, cooling_registry());
   add_plugin_params(catalog, platform_registry());

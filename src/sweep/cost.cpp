@@ -7,6 +7,7 @@
 #include <set>
 
 #include "dcsweep/sim/datacenter.hpp"
+#include "dcsweep/sim/ratebased.hpp"
 
 namespace dcsweep {
 namespace {
@@ -59,7 +60,7 @@ struct RoomUse {
 };
 
 std::optional<RoomUse> room_of(const ParamSet& p) {
-  if (p.text("platform") == "trace" || p.text("thermal_model") == "none" || p.text("node_power") == "none") {
+  if (is_ratebased(p) || p.text("platform") == "trace" || p.text("thermal_model") == "none" || p.text("node_power") == "none") {
     return std::nullopt;
   }
   const Platform platform = *platform_registry().at(p.text("platform")).make({p, {}}, TraceHint{});
@@ -86,12 +87,47 @@ void check_rooms(const Grid& grid, const HeatProvider& heat, std::size_t part, s
   std::map<std::string, std::size_t> seen;
   for (std::uint64_t i = 0; i < grid.size(); ++i) {
     const ParamSet p = grid.params(i);
-    if (p.text("platform") == "trace" || p.text("thermal_model") == "none" || p.text("node_power") == "none") continue;
+    if (is_ratebased(p) || p.text("platform") == "trace" || p.text("thermal_model") == "none" || p.text("node_power") == "none") continue;
     const Platform platform = *platform_registry().at(p.text("platform")).make({p, {}}, TraceHint{});
     const auto [it, added] = seen.try_emplace(heat_distribution_key(platform, p), seen.size());
     if (added && it->second % parts == part) heat(platform, p);
   }
 }
+
+/// The seconds of each ratebased point whose (shared) work falls to this part: the technique and
+/// validation always, the room map and the bound on the first point needing them.
+class RatebasedCosts {
+ public:
+  explicit RatebasedCosts(const CostModel& model) : model_(model) {}
+
+  double of(const ParamSet& p, const Grid& grid, std::uint64_t i) {
+    const StreamKey key{std::uint64_t(p.integer("seed")), i, grid.replicate(i)};
+    const RatebasedShape s = ratebased_shape(p, key, cache_);
+    const double genes = double(s.cores) * double(s.tasks), zones = double(s.zones);
+    double cost = p.text("ratebased_technique") == "ga"
+                      ? model_.rate_ga_per_gene_generation_s * genes * double(p.integer("ga_generations"))
+                      : model_.rate_greedy_per_gene_s * genes;
+    if (p.text("ratebased_technique") == "ga" && p.real("ga_time_limit_s") > 0) cost = std::min(cost, p.real("ga_time_limit_s"));
+    if (p.boolean("ratebased_validate")) cost += model_.rate_validate_per_task_s * double(p.integer("ratebased_validate_tasks"));
+    if (rooms_.insert(heat_distribution_key(s.platform, p)).second) cost += model_.rate_room_per_zone2_s * zones * zones;
+    if (p.boolean("ratebased_bound") && bounds_.insert(bound_key_of(p)).second) {
+      cost += model_.rate_bound_per_gene_lp_s * genes * double(p.integer("ratebased_bound_lps"));
+    }
+    return cost;
+  }
+
+ private:
+  static std::string bound_key_of(const ParamSet& p) {
+    std::string key;
+    for (const char* name : {"platform", "ratebased_workload", "facility_power_budget_w", "redline_c", "aisle_containment"}) {
+      key += format_value(p.value(name)) + '\x1f';
+    }
+    return key;
+  }
+  const CostModel& model_;
+  RatebasedCache cache_;
+  std::set<std::string> rooms_, bounds_;
+};
 
 }  // namespace
 
@@ -104,8 +140,13 @@ std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, 
   };
   std::map<std::string, Built> by_workload;
   std::vector<double> costs(grid.size(), -1.0);
+  RatebasedCosts ratebased(model);
   for (std::uint64_t i = 0; i < grid.size(); ++i) {
     const ParamSet p = grid.params(i);
+    if (is_ratebased(p)) {  // on every rank (cheap: no room is built), so that which point carries a
+      costs[i] = ratebased.of(p, grid, i);  // shared build does not depend on the rank count
+      continue;
+    }
     check_policy_params(p);  // a point the policies refuse is bad input, whatever its workload
     const auto [it, added] = by_workload.try_emplace(workload_key(p), Built{by_workload.size()});
     Built& built = it->second;
@@ -129,6 +170,11 @@ OutputEstimate estimate_output(const Grid& grid, const TraceLoader& loader, std:
   OutputEstimate out;
   for (std::uint64_t i = 0; i < grid.size(); ++i) {
     const ParamSet p = grid.params(i);
+    if (is_ratebased(p)) {  // metrics only, no series
+      out.result_bytes += 8.0 * double(metric_count) + 64;
+      out.journal_bytes += 8.0 * double(metric_count) + 112;
+      continue;
+    }
     auto [it, added] = span_of.try_emplace(workload_key(p), 0.0);
     if (added) {
       const Scenario s = make_scenario(p, i, grid.replicate(i), loader);

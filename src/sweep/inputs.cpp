@@ -70,7 +70,7 @@ HeatProvider caching_heat_provider() {
   auto cache = std::make_shared<std::map<std::string, HeatDistributionBuild>>();
   return [cache](const Platform& platform, const ParamSet& params) {
     auto& slot = (*cache)[heat_distribution_key(platform, params)];
-    if (!slot.d) slot = build_heat_distribution(platform, params, read_matrix_any);
+    if (!slot.d && !slot.crac_node) slot = build_heat_distribution(platform, params, read_matrix_any);
     return slot;
   };
 }

@@ -1,5 +1,6 @@
 #include "dcsweep/sweep/point.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -42,8 +43,38 @@ std::vector<double> take_doubles(std::string_view& in) {
 
 ResultLayout ResultLayout::of_simulation() { return {simulation_metric_specs(), simulation_series_specs()}; }
 
+ResultLayout ResultLayout::of_grid(const Grid& grid) {
+  if (grid.size() > 0 && is_ratebased(grid.params(0))) return {ratebased_metric_specs(), {}};
+  return of_simulation();
+}
+
+ResultLayout ResultLayout::every() {
+  ResultLayout all = of_simulation();
+  for (MetricSpec& m : ratebased_metric_specs()) {
+    const bool known = std::any_of(all.metrics.begin(), all.metrics.end(), [&](const MetricSpec& k) { return k.name == m.name; });
+    if (!known) all.metrics.push_back(std::move(m));
+  }
+  return all;
+}
+
+namespace {
+
+Report point_report(const Grid& grid, std::uint64_t flat, const TraceLoader& loader, const HeatProvider& heat,
+                    RatebasedCache* rate) {
+  const ParamSet params = grid.params(flat);
+  if (!is_ratebased(params)) {
+    return run_simulation(make_scenario(params, flat, grid.replicate(flat), loader), heat).report;
+  }
+  RatebasedCache own;
+  const StreamKey key{static_cast<std::uint64_t>(params.integer("seed")), flat, grid.replicate(flat)};
+  return solve_ratebased_epoch(params, key, heat, rate ? *rate : own).report;
+}
+
+}  // namespace
+
 PointResult evaluate_point(const Grid& grid, std::uint64_t flat, const ResultLayout& layout,
-                           const TraceLoader& loader, const HeatProvider& heat, std::int32_t rank) {
+                           const TraceLoader& loader, const HeatProvider& heat, std::int32_t rank,
+                           RatebasedCache* rate) {
   PointResult r;
   r.flat = flat;
   r.rank = rank;
@@ -51,10 +82,9 @@ PointResult evaluate_point(const Grid& grid, std::uint64_t flat, const ResultLay
   r.series.resize(layout.series.size());
   const auto start = std::chrono::steady_clock::now();
   try {
-    const Scenario scenario = make_scenario(grid.params(flat), flat, grid.replicate(flat), loader);
-    const SimulationResult result = run_simulation(scenario, heat);
-    for (std::size_t i = 0; i < layout.metrics.size(); ++i) r.metrics[i] = result.report.value(layout.metrics[i].name);
-    for (const Series& s : result.report.series) {
+    const Report report = point_report(grid, flat, loader, heat, rate);
+    for (std::size_t i = 0; i < layout.metrics.size(); ++i) r.metrics[i] = report.value(layout.metrics[i].name);
+    for (const Series& s : report.series) {
       for (std::size_t i = 0; i < layout.series.size(); ++i) {
         if (layout.series[i].name == s.name) r.series[i] = {s.times_s, s.values};
       }

@@ -104,7 +104,7 @@ class SweepRun {
     try {
       spec_ = parse_spec(spec_text, options_.spec_path, catalog_);
       grid_.emplace(spec_, catalog_);
-      layout_ = ResultLayout::of_simulation();
+      layout_ = ResultLayout::of_grid(*grid_);
       loader_ = caching_trace_loader();
       heat_ = caching_heat_provider();
       if (rank_ == 0) check_output_free();
@@ -290,7 +290,7 @@ class SweepRun {
         for (const std::uint64_t p : chunk) {
           local.since_s = seconds_since_start();
           local.point = p;
-          PointResult r = evaluate_point(*grid_, p, layout_, loader_, heat_, 0);
+          PointResult r = evaluate_point(*grid_, p, layout_, loader_, heat_, 0, &rate_);
           std::lock_guard lock(local.mutex);
           local.delivered.push_back(std::move(r));
         }
@@ -422,7 +422,7 @@ class SweepRun {
     while (!chunk.empty()) {
       sends.post({}, 0, kRequest, comm_);
       std::string bytes;
-      for (const std::uint64_t p : chunk) encode(evaluate_point(*grid_, p, layout_, loader_, heat_, rank_), bytes);
+      for (const std::uint64_t p : chunk) encode(evaluate_point(*grid_, p, layout_, loader_, heat_, rank_, &rate_), bytes);
       sends.post(std::move(bytes), 0, kResults, comm_);
       chunk = decode_chunk(receive_bytes(0, kWork, comm_));
       sends.test();
@@ -501,6 +501,7 @@ class SweepRun {
   ResultLayout layout_;
   TraceLoader loader_;
   HeatProvider heat_;
+  RatebasedCache rate_;  ///< model = ratebased points: tables, room maps, bounds (only one thread simulates)
   // rank 0 only
   std::vector<double> costs_;
   std::vector<PointResult> results_;

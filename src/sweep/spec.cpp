@@ -79,6 +79,7 @@ class SpecParser {
     }
     if (design != nullptr && !design->contains("seed")) spec_.design.seed = spec_.seed;
     check_axes_apart_from_base();
+    check_one_model();
     design_spec::sample_design(spec_, catalog_, errors_);
     check_point_count();
     return std::move(spec_);
@@ -238,6 +239,32 @@ class SpecParser {
       }
     }
     spec_.axes.push_back(std::move(axis));
+  }
+
+  /// A model = ratebased point solves one epoch and reports other metrics than a trace-driven
+  /// simulation (README, "Rate-based epochs"); one spec holds one kind, so that every metric of
+  /// its file means one thing along every axis.
+  void check_one_model() const {
+    for (const Axis& axis : spec_.axes) {
+      for (std::size_t k = 0; k < axis.params.size(); ++k) {
+        if (axis.params[k] != "model") continue;
+        const bool zip = axis.params.size() > 1 || axis.name != "model";
+        refuse_mixed_models(axis.values[k], axis.line, zip ? "[[zip]] " + axis.name + " model" : "[axes] model");
+      }
+    }
+    for (const Factor& f : spec_.design.factors) {
+      if (f.name == "model") refuse_mixed_models(f.levels, f.line, "[axes] model");
+    }
+  }
+
+  void refuse_mixed_models(const std::vector<ParamValue>& values, int line, const std::string& where) const {
+    for (const ParamValue& v : values) {
+      if (v == values.front()) continue;
+      fail(line, where,
+           "mixes model = trace and model = ratebased points, whose metrics are not compatible (an epoch's "
+           "reward_rate, feasible, ... against a run's jobs_completed, avg_wait_s, ...; even max_inlet_c is a "
+           "steady state in one and a run's maximum in the other): write one spec per model");
+    }
   }
 
   void check_axes_apart_from_base() const {

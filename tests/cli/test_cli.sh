@@ -315,5 +315,57 @@ code=$?
 [[ $code -eq 1 ]] && grep -q '"status": "failed", "error": "thermostat: at t = .*heat without bound' "$tmp/hot.json" &&
   ok || fail "undersized thermostat -> exit $code: $(cat "$tmp/hot.json" "$tmp/err")"
 
+# [P3] model = ratebased (issue 12): bad rate tables are one error line naming the file and line,
+# exit 2, before any room is built; nlp (not built) and a grid mixing models are refused too.
+rb_case() {  # rb_case NAME FILE SED: a copy of the shipped tables with FILE edited by SED
+  mkdir -p "$tmp/rb_$1" && cp "$root"/inputs/ratebased/*.csv "$tmp/rb_$1/" && sed -i "$3" "$tmp/rb_$1/$2"
+}
+rb_args() {  # rb_args NAME: the simulate options reading that copy
+  echo "--model ratebased --platform oxley1080 --ratebased-task-types $tmp/rb_$1/task_types.csv" \
+    "--ratebased-pstate-tables $tmp/rb_$1/pstate_tables.csv --ratebased-colocation $tmp/rb_$1/colocation.csv"
+}
+rb_case neg_rate task_types.csv 's/^cg,heavy,22.0,17.6,/cg,heavy,22.0,-17.6,/'
+rb_case nan_reward task_types.csv 's/^canneal,heavy,18.0,13.2,0.82,/canneal,heavy,18.0,13.2,nan,/'
+rb_case short_task task_types.csv 's/^ua,heavy,14.0,10.56,0.91,375,/ua,heavy,14.0,10.56,375,/'
+rb_case neg_ecs pstate_tables.csv '3s/,0.0081405313,/,-0.0081405313,/'
+rb_case short_row pstate_tables.csv '4s/,2.88,1.14,/,2.88,/'
+rb_case eight_states pstate_tables.csv '/,xeon_e5649,8,/d'
+# shellcheck disable=SC2046
+{
+  expect_error 2 "dcsweep: error: $tmp/rb_neg_rate/task_types.csv:3: arrival_rate_per_s is -17.6 (must not be negative)" \
+    simulate $(rb_args neg_rate)
+  expect_error 2 "dcsweep: error: $tmp/rb_nan_reward/task_types.csv:2: reward is nan (must be finite)" \
+    simulate $(rb_args nan_reward)
+  expect_error 2 "dcsweep: error: $tmp/rb_short_task/task_types.csv:4: expected 9 fields (as the header), found 8" \
+    simulate $(rb_args short_task)
+  expect_error 2 "dcsweep: error: $tmp/rb_neg_ecs/pstate_tables.csv:3: ecs_per_s is -0.0081405313 (must not be negative)" \
+    simulate $(rb_args neg_ecs)
+  expect_error 2 "dcsweep: error: $tmp/rb_short_row/pstate_tables.csv:4: expected 7 fields (as the header), found 6" \
+    simulate $(rb_args short_row)
+  expect_error 2 "dcsweep: error: $tmp/rb_eight_states/pstate_tables.csv:18: node type 'xeon_e5649' has 8 P-states in the tables, 9 on platform oxley1080" \
+    simulate $(rb_args eight_states)
+}
+expect_error 2 "dcsweep: error: ratebased_technique 'nlp' is not built in this dcsweep" \
+  simulate --model ratebased --platform oxley1080 --ratebased-technique nlp
+expect_error 2 "dcsweep: error: model 'ratebased' needs a platform with a room" simulate --model ratebased
+printf '[sweep]\nseed = 1\n[base]\nplatform = "oxley1080"\nratebased_task_types = "%s"\nratebased_pstate_tables = "%s"
+ratebased_colocation = "%s"\n[axes]\nredline_c = [28, 30]\n' "$tmp/rb_neg_rate/task_types.csv" \
+  "$tmp/rb_neg_rate/pstate_tables.csv" "$tmp/rb_neg_rate/colocation.csv" >"$tmp/rb_bad.toml"
+echo 'model = ["ratebased"]' >>"$tmp/rb_bad.toml"
+expect_error 2 "dcsweep: error: $tmp/rb_neg_rate/task_types.csv:3: arrival_rate_per_s is -17.6" validate "$tmp/rb_bad.toml"
+printf '[sweep]\nseed = 1\n[base]\nplatform = "oxley1080"\n[axes]\nmodel = ["trace", "ratebased"]\n' >"$tmp/rb_mixed.toml"
+expect_error 2 "dcsweep: error: $tmp/rb_mixed.toml:6: [axes] model: mixes model = trace and model = ratebased points" \
+  validate "$tmp/rb_mixed.toml"
+room_args=(--platform room --room-rows 2 --room-racks-per-row 3 --room-nodes-per-rack 2
+  --room-node-types xeon_e3_1225v3:1,xeon_e5649:1,xeon_e5_2697v2:1)
+if (cd "$root" && "$bin" simulate --model ratebased "${room_args[@]}" --json >"$tmp/rb.json" 2>"$tmp/err") &&
+  grep -q '"feasible": 1' "$tmp/rb.json" && grep -q '"reward_rate": [0-9]' "$tmp/rb.json" &&
+  (cd "$root" && "$bin" simulate --model ratebased "${room_args[@]}" --facility-power-budget-w 1000 --redline-c 10 --json >"$tmp/rb12.json") &&
+  grep -q '"feasible": 0' "$tmp/rb12.json" && grep -q '"reward_rate": null' "$tmp/rb12.json"; then
+  ok
+else
+  fail "simulate --model ratebased on a small room: $(cat "$tmp/rb.json" "$tmp/err")"
+fi
+
 echo "$pass passed, $failures failed"
 [[ $failures -eq 0 ]]

@@ -112,6 +112,17 @@ def _attrs_equal(a, b):
     return True
 
 
+def run_on_ranks(binary, spec, folder, rank_counts, cwd=None, check_code=0):
+    """Runs SPEC once per rank count (None: one process, no mpirun) into FOLDER/ranks-N.h5;
+    returns {N: path}."""
+    files = {}
+    for ranks in rank_counts:
+        path = os.path.join(folder, f"ranks-{ranks or 1}.h5")
+        run(binary, ["run", spec, "-o", path, "--quiet"], ranks, cwd=cwd, check_code=check_code)
+        files[ranks or 1] = path
+    return files
+
+
 def differences(path_a, path_b, ignore=RUN_DEPENDENT):
     """Dataset-by-dataset comparison, bit for bit (NaN included). Returns a list of texts."""
     out = []

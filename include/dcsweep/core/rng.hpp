@@ -26,6 +26,8 @@ enum class StreamPurpose : std::uint64_t {
   job_attributes = 5,  ///< per-job attributes the trace lacks (communication pattern of `mixed`)
   design = 6,     ///< a sweep's sampling design (LHS strata, Sobol digital shift, Morris steps)
   bootstrap = 7,  ///< resampling of sensitivity estimators (`dcsweep analyze`)
+  ratebased_ga = 8,        ///< [P3]'s genetic algorithm of a model = ratebased point
+  ratebased_arrivals = 9,  ///< the Poisson task arrivals of ratebased_validate
 };
 
 class RngStream {

@@ -74,8 +74,14 @@ struct RateInstance {
 
 /// Maps the platform's nodes to the tables' node types by name (InputError for a type without a
 /// table, or with a P-state count different from the platform's), zones by Platform::zone_of.
+/// `response`: room_response(*room_model) when already known (a sweep reuses it across points);
+/// computed when null.
 RateInstance make_rate_instance(const Platform& platform, RateTables tables,
-                                std::shared_ptr<const CracNodeModel> room_model, RateConfig config);
+                                std::shared_ptr<const CracNodeModel> room_model, RateConfig config,
+                                std::shared_ptr<const RoomResponse> response = nullptr);
+/// The tables' index of each platform node type (-1 for a type no node has); the checks of
+/// make_rate_instance on names and P-state counts, without building anything.
+std::vector<std::int32_t> rate_tables_of_types(const Platform& platform, const RateTables& tables);
 
 /// DF and P-state per (core, task), and the CRAC outlet temperature.
 struct Allocation {
@@ -101,7 +107,9 @@ struct RateEvaluation {
 };
 /// Evaluates at the allocation's own outlet temperature. `exact_room` solves the CRAC + node model
 /// itself (CracNodeModel::solve) instead of the linear RoomResponse: the check of a final answer.
-RateEvaluation evaluate(const RateInstance& instance, const Allocation& a, bool exact_room = false);
+/// `gene_rates`, when given, receives CER(i, k) of every gene ([core * tasks + task], 0 when idle).
+RateEvaluation evaluate(const RateInstance& instance, const Allocation& a, bool exact_room = false,
+                        std::vector<double>* gene_rates = nullptr);
 
 enum class RateObjective { rr, nerr };
 RateObjective rate_objective(const std::string& name);  ///< "rr" or "nerr"; InputError otherwise

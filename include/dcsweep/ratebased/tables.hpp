@@ -29,6 +29,7 @@ struct RateNodeTable {
   std::vector<double> ecs;      ///< [task * pstates + p], tasks/s
   std::vector<double> apc;      ///< [task * pstates + p], W
   std::vector<double> colocation_slope;  ///< per memory class: CET = ET (1 + slope M), M in mpki
+  std::string where;            ///< "FILE:LINE" of its first P-state row when read from a file
 };
 
 struct RateTables {

@@ -19,9 +19,17 @@ struct CostModel {
   double per_job_zone_crac_node_s = 1e-6;    ///< CRAC+node model: a sparse solve per change
   double per_zone3_s = 5.2e-11;  ///< building a room's D (dense LU): zones^3, once per rank and room
                                  ///< (oxley4320 at node level: 4.2 s); counted on its first point
+  // model = ratebased points (sim/ratebased.hpp): gene = one (core, task type) pair
+  double rate_greedy_per_gene_s = 2e-8;     ///< greedy (Alg. 2)
+  double rate_ga_per_gene_generation_s = 3e-7;  ///< GA (Alg. 3-4), per generation (oxley1080: 12 ms)
+  double rate_bound_per_gene_lp_s = 2.5e-5;  ///< the LP bound, per LP; once per distinct instance (oxley1080: 12 s)
+  double rate_room_per_zone2_s = 1.2e-5;    ///< the room and its linear map, once per room (oxley1080: ~14 s)
+  double rate_validate_per_task_s = 1e-6;   ///< ratebased_validate, per simulated arrival
 };
 
-/// Estimated seconds per flat point. Builds each distinct workload once (so a missing trace or
+/// Estimated seconds per flat point. A model = ratebased point: its technique, its share of the
+/// bound and room builds it is the first to need, its validation; its tables are read and checked
+/// against the platform (InputError: bad input before anything runs). Builds each distinct workload once (so a missing trace or
 /// an impossible platform is an InputError here, before anything runs). With `parts` > 1 only the
 /// distinct workloads numbered `part` modulo `parts` (in order of first appearance) are built and
 /// the other points are -1: the ranks of a sweep share the estimate and combine it with a max.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dcsweep/sim/datacenter.hpp"
+#include "dcsweep/sim/ratebased.hpp"
 #include "dcsweep/sim/report.hpp"
 #include "dcsweep/sim/scenario.hpp"
 #include "dcsweep/sweep/grid.hpp"
@@ -39,11 +40,18 @@ struct ResultLayout {
 
   /// The layout of the simulation as built (sim/run.hpp).
   static ResultLayout of_simulation();
+  /// A grid's: the simulation's, or a model = ratebased grid's metrics (sim/ratebased.hpp) and no
+  /// series. (A spec never mixes the two kinds: spec.cpp refuses it.)
+  static ResultLayout of_grid(const Grid& grid);
+  /// Every metric either kind can report (to read any result file).
+  static ResultLayout every();
 };
 
-/// Simulates flat point `flat` of the grid; a failure is returned as a failed result.
+/// Simulates flat point `flat` of the grid (or solves its epoch, model = ratebased, reusing what
+/// `rate` holds when given); a failure is returned as a failed result.
 PointResult evaluate_point(const Grid& grid, std::uint64_t flat, const ResultLayout& layout,
-                           const TraceLoader& loader, const HeatProvider& heat, std::int32_t rank);
+                           const TraceLoader& loader, const HeatProvider& heat, std::int32_t rank,
+                           RatebasedCache* rate = nullptr);
 
 /// Binary encoding of results (ranks of one run share a byte order and a build).
 void encode(const PointResult& result, std::string& out);
