@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #ifdef __AVX2__
 #include <immintrin.h>
 #endif
@@ -58,11 +59,17 @@ bool Profile::short_before(std::size_t from, std::int32_t nodes, double end) con
   return false;
 }
 
-std::size_t Profile::earliest(std::int32_t nodes, double duration, std::size_t from) const {
+std::size_t Profile::earliest(std::int32_t nodes, double duration, std::size_t from, double before) const {
+  const std::size_t at = first_start(nodes, duration, from, before);
+  return at < size() && time_[at] < before ? at : size();
+}
+
+std::size_t Profile::first_start(std::int32_t nodes, double duration, std::size_t from, double before) const {
   // Only the first step of a run of steps with enough nodes can be the start: a later one has the
   // same step lacking nodes after it, and less time before that step.
   std::size_t start = size();  // first step of the current run; size(): not in a run
   for (std::size_t base = from, block = 8; base < size(); base += block, block = std::min(2 * block, kBlock)) {
+    if (start == size() && time_[base] >= before) return size();
     const std::size_t count = std::min(block, size() - base);
     const std::size_t last = base + count - 1;
     const std::uint64_t shorts = short_bits(&free_[base], count, nodes);
@@ -107,7 +114,7 @@ bool Profile::fits_now(std::int32_t nodes, double end) const {
   return free_[0] >= nodes && !short_before(1, nodes, end);
 }
 
-void Profile::reserve(std::size_t i, std::int32_t nodes, double end) {
+std::size_t Profile::reserve(std::size_t i, std::int32_t nodes, double end) {
   std::size_t j = i;
   for (; j + 8 <= size() && time_[j + 7] < end; j += 8) {
     for (std::size_t u = 0; u < 8; ++u) free_[j + u] -= nodes;
@@ -117,6 +124,15 @@ void Profile::reserve(std::size_t i, std::int32_t nodes, double end) {
     time_.insert(time_.begin() + static_cast<std::ptrdiff_t>(j), end);
     free_.insert(free_.begin() + static_cast<std::ptrdiff_t>(j), free_[j - 1] + nodes);
   }
+  return j;
+}
+
+bool Profile::short_within(std::size_t i, std::size_t j, std::int32_t nodes, double end) const {
+  for (std::size_t base = i; base < j && time_[base] < end; base += kBlock) {
+    const std::uint64_t shorts = short_bits(&free_[base], std::min(kBlock, j - base), nodes);
+    if (shorts != 0) return time_[base + static_cast<std::size_t>(std::countr_zero(shorts))] < end;
+  }
+  return false;
 }
 
 bool Profile::advance(double now) {
@@ -125,31 +141,191 @@ bool Profile::advance(double now) {
   return true;
 }
 
-void PlanningScheduler::inserted(std::size_t position, JobIndex index) {
-  if (!kept_) return;
-  if (position < planned_) {
-    kept_ = false;  // it goes before planned jobs: they must be planned again
-  } else {
-    new_jobs_.push_back(index);
+std::size_t Profile::split(double t) {
+  const auto at = static_cast<std::size_t>(std::lower_bound(time_.begin(), time_.end(), t) - time_.begin());
+  if (at < size() && time_[at] == t) return at;
+  time_.insert(time_.begin() + static_cast<std::ptrdiff_t>(at), t);
+  free_.insert(free_.begin() + static_cast<std::ptrdiff_t>(at), free_[at - 1]);
+  return at;
+}
+
+void Profile::drop_before(double now) {
+  const auto passed = std::upper_bound(time_.begin() + 1, time_.end(), now) - time_.begin() - 1;
+  time_.erase(time_.begin(), time_.begin() + passed);
+  free_.erase(free_.begin(), free_.begin() + passed);
+  time_[0] = now;
+}
+
+void Profile::add(double from, double to, std::int32_t delta) {
+  const std::size_t i = split(from);
+  const std::size_t j = std::isfinite(to) ? split(to) : size();
+  for (std::size_t k = i; k < j; ++k) free_[k] += delta;
+}
+
+bool Profile::difference(const Profile& later, const Profile& earlier, std::vector<Stretch>& stretches) {
+  stretches.clear();
+  if (earlier.time_[0] > later.time_[0]) return false;
+  std::size_t k = 0;  // earlier's step that covers the time t
+  for (std::size_t i = 0; i < later.size(); ++i) {
+    const double end = i + 1 < later.size() ? later.time_[i + 1] : INFINITY;
+    for (double t = later.time_[i]; t < end;) {
+      while (k + 1 < earlier.size() && earlier.time_[k + 1] <= t) ++k;
+      const double to = std::min(end, k + 1 < earlier.size() ? earlier.time_[k + 1] : INFINITY);
+      const std::int32_t delta = later.free_[i] - earlier.free_[k];
+      if (delta != 0) {
+        if (!stretches.empty() && stretches.back().to == t && stretches.back().delta == delta) {
+          stretches.back().to = to;
+        } else {
+          stretches.push_back({t, to, delta});
+        }
+      }
+      t = to;
+    }
   }
+  return true;
+}
+
+bool Profile::overbooked() const {
+  for (std::size_t base = 0; base < size(); base += kBlock) {
+    if (short_bits(&free_[base], std::min(kBlock, size() - base), 0) != 0) return true;
+  }
+  return false;
+}
+
+std::int32_t Profile::least_short_by(std::int32_t nodes, std::size_t steps) const {
+  std::int32_t most_free = -1;  // the most free nodes at a step that lacks `nodes`
+  std::size_t i = 0;
+#ifdef __AVX2__
+  const __m256i limit = _mm256_set1_epi32(nodes);
+  __m256i most = _mm256_set1_epi32(-1);
+  for (; i + 8 <= steps; i += 8) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(&free_[i]));
+    most = _mm256_max_epi32(most, _mm256_blendv_epi8(_mm256_set1_epi32(-1), v, _mm256_cmpgt_epi32(limit, v)));
+  }
+  alignas(32) std::int32_t lanes[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), most);
+  most_free = *std::max_element(lanes, lanes + 8);
+#endif
+  for (; i < steps; ++i) {
+    if (free_[i] < nodes) most_free = std::max(most_free, free_[i]);
+  }
+  return most_free < 0 ? nodes : nodes - most_free;
+}
+
+double Profile::last_short_end(std::int32_t nodes, double until) const {
+  // Blocks of 8, 16, 32, then 64 steps backwards from `until`: the stretch is often near it.
+  auto end = static_cast<std::size_t>(std::lower_bound(time_.begin(), time_.end(), until) - time_.begin());
+  for (std::size_t block = 8; end > 0; end -= std::min(block, end), block = std::min(2 * block, kBlock)) {
+    const std::size_t base = end - std::min(block, end);
+    const std::uint64_t shorts = short_bits(&free_[base], end - base, nodes);
+    if (shorts != 0) {
+      const std::size_t k = base + 63 - static_cast<std::size_t>(std::countl_zero(shorts));
+      return k + 1 < size() ? std::min(time_[k + 1], until) : until;
+    }
+  }
+  return time_[0];
+}
+
+void PlanningScheduler::inserted(std::size_t position, JobIndex index) {
+  if (position < kept_.size()) {  // it goes before kept jobs: they must be planned again
+    dropped_.insert(dropped_.end(), kept_.begin() + static_cast<std::ptrdiff_t>(position), kept_.end());
+    kept_.resize(position);
+    resumable_ = false;
+  }
+  if (resumable_) new_jobs_.push_back(index);
 }
 
 void PlanningScheduler::schedule(SchedulingContext& ctx) {
   if (!resume_kept_plan(ctx)) {
-    kept_ = false;
+    resumable_ = false;
     new_jobs_.clear();
-    queue_.start_heads(ctx);
+    queue_.start_heads(ctx, [&](JobIndex) {
+      if (kept_.empty()) return;
+      if (std::isfinite(kept_.front().start)) vacated_.push_back(kept_.front());
+      kept_.erase(kept_.begin());
+    });
     if (!queue_.empty() && ctx.free_nodes() > 0) {
-      profile_.rebuild(ctx.now(), ctx.free_nodes(), ctx);
-      plan(ctx, 0);
+      running_now_.rebuild(ctx.now(), ctx.free_nodes(), ctx);
+      const std::size_t from = keep_plan(ctx);
+      vacated_.clear();
+      dropped_.clear();
+      base_ = running_now_;
+      plan(ctx, from);
     }
   }
   running_ = ctx.running().size();
   free_ = ctx.free_nodes();
 }
 
+std::size_t PlanningScheduler::keep_plan(const SchedulingContext& ctx) {
+  const double now = ctx.now();
+  if (kept_.empty() || !Profile::difference(running_now_, base_, changes_)) {
+    profile_ = running_now_;
+    kept_.clear();
+    return 0;
+  }
+  // Where nodes were gained since the plan was made: until when, and at most how many at a time.
+  double gained_until = now;
+  std::int32_t gained_most = 0;
+  for (const Profile::Stretch& change : changes_) {
+    if (change.delta <= 0) continue;
+    gained_until = std::max(gained_until, change.to);
+    gained_most = std::max(gained_most, change.delta);
+  }
+  for (const Kept& head : vacated_) {
+    gained_until = std::max(gained_until, head.end);
+    gained_most += head.nodes;
+  }
+  const auto stays = [&](const Kept& kept) {
+    return kept.start > now && std::isfinite(kept.start) && (kept.beta > gained_until || kept.short_by > gained_most);
+  };
+  std::size_t q = 0;
+  while (q < kept_.size() && stays(kept_[q])) kept_[q++].short_by -= gained_most;
+  if (2 * q >= kept_.size()) {
+    patch_plan(now, q, changes_);
+  } else {
+    profile_ = running_now_;
+    for (std::size_t r = 0; r < q; ++r) profile_.reserve(profile_.split(kept_[r].start), kept_[r].nodes, kept_[r].end);
+  }
+  // The others, in order, until one moves: those the bounds cannot vouch for are looked at.
+  for (; q < kept_.size(); ++q) {
+    Kept& kept = kept_[q];
+    if (!(kept.start > now) || !std::isfinite(kept.start)) break;
+    const double estimate = kept.end - kept.start;
+    if (stays(kept)) {
+      kept.short_by -= gained_most;
+    } else {
+      if (profile_.earliest(kept.nodes, estimate, 0, kept.start) < profile_.size()) break;
+      kept.beta = profile_.last_short_end(kept.nodes, now + estimate);
+      kept.short_by = -1;
+    }
+    const std::size_t at = profile_.split(kept.start);
+    if (kept.short_by < 0) kept.short_by = profile_.least_short_by(kept.nodes, at);
+    profile_.reserve(at, kept.nodes, kept.end);
+  }
+  kept_.resize(q);
+  if (q > 0 && profile_.overbooked()) {  // a kept job no longer fits where it was: plan afresh
+    profile_ = running_now_;
+    kept_.clear();
+    return 0;
+  }
+  return q;
+}
+
+void PlanningScheduler::patch_plan(double now, std::size_t q, const std::vector<Profile::Stretch>& changes) {
+  profile_.drop_before(now);
+  for (const Profile::Stretch& change : changes) profile_.add(change.from, change.to, change.delta);
+  const auto take_out = [&](const Kept& kept) {
+    if (std::isfinite(kept.start) && kept.end > now) profile_.add(std::max(kept.start, now), kept.end, kept.nodes);
+  };
+  std::for_each(vacated_.begin(), vacated_.end(), take_out);
+  std::for_each(dropped_.begin(), dropped_.end(), take_out);
+  std::for_each(kept_.begin() + static_cast<std::ptrdiff_t>(q), kept_.end(), take_out);
+}
+
 bool PlanningScheduler::resume_kept_plan(SchedulingContext& ctx) {
-  if (!kept_ || ctx.running().size() != running_ || ctx.free_nodes() != free_ || !profile_.advance(ctx.now())) {
+  if (!resumable_ || ctx.running().size() != running_ || ctx.free_nodes() != free_ || !profile_.advance(ctx.now()) ||
+      !base_.advance(ctx.now())) {
     return false;
   }
   const auto fits_now = [&](JobIndex index) {
@@ -158,7 +334,7 @@ bool PlanningScheduler::resume_kept_plan(SchedulingContext& ctx) {
   };
   const bool any = std::any_of(new_jobs_.begin(), new_jobs_.end(), fits_now);
   new_jobs_.clear();
-  if (any) plan(ctx, planned_);
+  if (any) plan(ctx, kept_.size());
   return true;
 }
 
@@ -173,6 +349,7 @@ void PlanningScheduler::plan(SchedulingContext& ctx, std::size_t from) {
   std::size_t q = from, next_fit = from;
   bool known = false;
   double horizon = now;
+  std::int32_t fit_nodes = 0;
   for (; q < queue.size(); ++q) {
     if (next_fit < q) {
       next_fit = q;
@@ -181,23 +358,29 @@ void PlanningScheduler::plan(SchedulingContext& ctx, std::size_t from) {
     while (!known && next_fit < queue.size()) {
       const Job& job = jobs[static_cast<std::size_t>(queue[next_fit])];
       horizon = now + job.estimate_s;
+      fit_nodes = job.nodes;
       known = profile_.fits_now(job.nodes, horizon);
       if (!known) ++next_fit;
     }
     if (!known) break;  // nothing left can start now
-    if (place(ctx, q, jobs[static_cast<std::size_t>(queue[q])]) < horizon) known = false;
+    // The job at next_fit still fits unless the steps this placement took now lack its nodes.
+    const Placed placed = place(ctx, q, jobs[static_cast<std::size_t>(queue[q])]);
+    if (placed.start < horizon && profile_.short_within(placed.first, placed.last, fit_nodes, horizon)) known = false;
   }
   queue_.erase_positions(started_);
-  planned_ = q - started_.size();
-  // A refused job must be tried again at the next pass, which the kept plan would not do.
-  kept_ = !refused_;
+  // kept_ has an entry for every position placed but those started: positions now match.
+  // A refused job must be tried again at the next pass, which the second shortcut would not do.
+  resumable_ = !refused_;
 }
 
-double PlanningScheduler::place(SchedulingContext& ctx, std::size_t q, const Job& job) {
+PlanningScheduler::Placed PlanningScheduler::place(SchedulingContext& ctx, std::size_t q, const Job& job) {
   const double now = ctx.now();
   const JobIndex index = queue_[q];
   const std::size_t step = profile_.earliest(job.nodes, job.estimate_s);
-  if (step == profile_.size()) return INFINITY;  // cannot be planned while nodes are off
+  if (step == profile_.size()) {  // cannot be planned while nodes are off
+    kept_.push_back({INFINITY, INFINITY, 0, -INFINITY, 0});
+    return {};
+  }
   if (step == 0) {
     // Started now only if the allocator places it and its estimate, as the runtime model makes
     // it for that placement, still fits; its nodes are then reserved until that estimated end,
@@ -209,16 +392,21 @@ double PlanningScheduler::place(SchedulingContext& ctx, std::size_t q, const Job
     };
     if (ctx.start_if(index, {}, fits)) {
       started_.push_back(q);
-      profile_.reserve(0, job.nodes, end);
-      return now;
+      base_.reserve(0, job.nodes, end);
+      return {now, 0, profile_.reserve(0, job.nodes, end)};
     }
     refused_ = true;
   }
   const std::size_t at = step == 0 ? profile_.earliest(job.nodes, job.estimate_s, 1) : step;
-  if (at == profile_.size()) return INFINITY;
+  if (at == profile_.size()) {
+    kept_.push_back({INFINITY, INFINITY, 0, -INFINITY, 0});
+    return {};
+  }
   const double start = profile_.time(at);
-  profile_.reserve(at, job.nodes, start + job.estimate_s);
-  return start;
+  const double beta = step == 0 ? -INFINITY : profile_.last_short_end(job.nodes, now + job.estimate_s);
+  const std::int32_t short_by = step == 0 ? 0 : profile_.least_short_by(job.nodes, at);
+  kept_.push_back({start, start + job.estimate_s, job.nodes, beta, short_by});
+  return {start, at, profile_.reserve(at, job.nodes, start + job.estimate_s)};
 }
 
 }  // namespace dcsweep::detail

@@ -5,6 +5,7 @@
 // estimate, in the profile of the running jobs (until their estimated ends) and the jobs placed
 // before it; a job whose start is now starts now. The plan is made again from scratch at every
 // pass, by definition; the planner computes the same starts with less work (see PlanningScheduler).
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -22,14 +23,38 @@ class Profile {
   void rebuild(double now, std::int32_t free, const SchedulingContext& ctx);
 
   /// The earliest step start at which `nodes` are free for `duration`, and that step's index;
-  /// size() when never (more nodes than the machine will have on: some are off).
-  std::size_t earliest(std::int32_t nodes, double duration, std::size_t from = 0) const;
+  /// size() when never (more nodes than the machine will have on: some are off) or not before
+  /// `before`.
+  std::size_t earliest(std::int32_t nodes, double duration, std::size_t from = 0, double before = INFINITY) const;
   /// Whether `nodes` are free from now until `end` (earliest() would give step 0).
   bool fits_now(std::int32_t nodes, double end) const;
-  /// Takes `nodes` from step i's start until `end`.
-  void reserve(std::size_t i, std::int32_t nodes, double end);
+  /// Takes `nodes` from step i's start until `end`; returns j: steps [i, j) are the ones that lost them.
+  std::size_t reserve(std::size_t i, std::int32_t nodes, double end);
+  /// Whether a step in [i, j) that begins before `end` has fewer than `nodes` free.
+  bool short_within(std::size_t i, std::size_t j, std::int32_t nodes, double end) const;
   /// Moves now (step 0's start) to `now` if no other step begins by then; false otherwise.
   bool advance(double now);
+  /// The index of the step that begins at `t` (no earlier than now), splitting a step if needed.
+  std::size_t split(double t);
+  /// Moves now to `now` (no earlier than step 0's start), dropping the steps that end by then.
+  void drop_before(double now);
+  /// Adds `delta` free nodes from `from` (no earlier than now) until `to`.
+  void add(double from, double to, std::int32_t delta);
+  /// `later` - `earlier` from later's now on, where it is not 0, as stretches of one difference.
+  /// False if `earlier` is not a profile of the same machine from an earlier or equal now.
+  struct Stretch {
+    double from, to;
+    std::int32_t delta;
+  };
+  static bool difference(const Profile& later, const Profile& earlier, std::vector<Stretch>& stretches);
+  /// The fewest nodes short of `nodes` at any of the first `steps` steps that lacks them; nodes
+  /// if none does.
+  std::int32_t least_short_by(std::int32_t nodes, std::size_t steps) const;
+  /// Whether some step has fewer than 0 free nodes (more reserved than there are).
+  bool overbooked() const;
+  /// Where the last stretch of time before `until` over which fewer than `nodes` are free ends
+  /// (no later than `until`); now if nodes are free all along.
+  double last_short_end(std::int32_t nodes, double until) const;
 
   std::size_t size() const { return time_.size(); }
   double time(std::size_t i) const { return time_[i]; }
@@ -38,6 +63,7 @@ class Profile {
  private:
   /// Whether a step from `from` on that begins before `end` has fewer than `nodes` free.
   bool short_before(std::size_t from, std::int32_t nodes, double end) const;
+  std::size_t first_start(std::int32_t nodes, double duration, std::size_t from, double before) const;
 
   std::vector<double> time_;
   std::vector<std::int32_t> free_;
@@ -46,7 +72,7 @@ class Profile {
 /// A scheduler whose waiting queue is planned as above at every pass; the subclass orders the
 /// queue as jobs arrive (submit), and tells the planner where each job went (inserted).
 ///
-/// Two shortcuts give the same starts as planning every waiting job from scratch at every pass:
+/// Three shortcuts give the same starts as planning every waiting job from scratch at every pass:
 /// - A pass stops once no job left to plan fits now: the profile only loses nodes as the pass
 ///   goes on, so such a job cannot start now, and nothing of a pass's plan but what it starts
 ///   now outlives the pass. (A job seen not to fit now is not looked at again in that pass.)
@@ -58,6 +84,23 @@ class Profile {
 ///   ends; every start was later than the last pass's now, and a window that did not fit then
 ///   does not fit now either (the same free nodes, over a longer stretch of the same profile).
 ///   So only the new jobs need a look, and planning resumes where it stopped if one fits now.
+/// - After other events (jobs ending early, queue heads starting), the kept plan's jobs keep
+///   their starts up to the first that moves. Since the plan was made, the running jobs' profile
+///   has gained nodes (a job ended before its estimate; a head that started left its kept
+///   reservation) only before some time e, and at most g nodes at a time, and may have lost some
+///   elsewhere. While every job before q kept its start, q's profile differs from the one it was
+///   planned in by fewer free nodes anywhere and at most g more, only before e. Every window
+///   beginning before q's kept start s_q lacked q's nodes somewhere. Each kept job remembers two
+///   bounds: beta_q, where the last stretch lacking them ends in the window beginning at the
+///   plan's now (windows beginning later end their last such stretch no earlier), and short_q,
+///   the fewest nodes any step lacking them lacked. If beta_q > e, part of that stretch lies
+///   after e, where nothing was gained; if short_q > g, no gain fills any lack. Either way no
+///   earlier window fits now (s_q later than now), and the bounds stay true (short_q less g).
+///   Jobs the bounds cannot vouch for are looked at: kept if no window beginning before s_q
+///   fits. All of them still fit at s_q when no step of the updated plan is overbooked (else
+///   the pass plans afresh). Planning from scratch resumes at the first job that moves (or was
+///   refused, or could not be planned). The kept prefix's profile is the kept plan patched by
+///   the changes (or made again from its reservations when the prefix is the smaller part).
 class PlanningScheduler : public Scheduler {
  public:
   std::size_t queued() const override { return queue_.size(); }
@@ -74,14 +117,39 @@ class PlanningScheduler : public Scheduler {
   /// Plans queue positions from `from` on (profile_ holds the plan of those before) until no job
   /// left fits now, starting those whose start is now.
   void plan(SchedulingContext& ctx, std::size_t from);
-  /// Plans `job`, at queue position q: reserves its earliest start, starting it if that is now.
-  /// Returns the start reserved (INFINITY: none).
-  double place(SchedulingContext& ctx, std::size_t q, const Job& job);
+  /// Where place() put a job: its start (INFINITY: nowhere) and the steps [first, last) it took.
+  struct Placed {
+    double start = INFINITY;
+    std::size_t first = 0, last = 0;
+  };
+  /// Plans `job`, at queue position q: reserves its earliest start, starting it if that is now,
+  /// and keeps it (kept_) unless started.
+  Placed place(SchedulingContext& ctx, std::size_t q, const Job& job);
 
-  Profile profile_;
-  bool kept_ = false;               ///< profile_ holds the plan of queue positions [0, planned_)
-  std::size_t planned_ = 0;         ///< positions from planned_ on did not fit at the last pass
-  std::vector<JobIndex> new_jobs_;  ///< inserted at or after planned_ since the last pass
+  /// A kept job's reservation (start INFINITY: none) and its bounds beta_q (-INFINITY: look
+  /// again) and short_q (see the class comment).
+  struct Kept {
+    double start, end;
+    std::int32_t nodes;
+    double beta;
+    std::int32_t short_by;
+  };
+  /// Puts profile_ = running_now_ and the kept jobs back where they were, up to the first that
+  /// moves (see the class comment), and returns its position.
+  std::size_t keep_plan(const SchedulingContext& ctx);
+  /// Makes profile_ the running jobs' now with the kept jobs before position q, from the kept
+  /// plan and what changed since (cheaper than placing those jobs again when q is most of it).
+  void patch_plan(double now, std::size_t q, const std::vector<Profile::Stretch>& changes);
+
+  /// profile_: the plan of queue positions [0, kept_.size()) (kept_ by position) as of the last
+  /// pass; base_: the running jobs then, with the jobs that pass started; running_now_: the
+  /// running jobs now; vacated_: the kept reservations of the heads started since; dropped_:
+  /// those of jobs dropped from kept_ since (a job arrived before them), still in profile_.
+  Profile profile_, base_, running_now_;
+  std::vector<Kept> kept_, vacated_, dropped_;
+  std::vector<Profile::Stretch> changes_;
+  bool resumable_ = false;  ///< only arrivals since the last pass (second shortcut)
+  std::vector<JobIndex> new_jobs_;  ///< inserted after the kept plan since the last pass
   std::size_t running_ = 0;         ///< running jobs after the last pass
   std::int32_t free_ = 0;           ///< free nodes after the last pass
   bool refused_ = false;            ///< in this pass, a start the plan wanted was refused

@@ -23,8 +23,11 @@ void WaitingQueue::pop_front() {
   }
 }
 
-void WaitingQueue::start_heads(SchedulingContext& ctx) {
-  while (!empty() && ctx.job(front()).nodes <= ctx.free_nodes() && ctx.start(front())) pop_front();
+void WaitingQueue::start_heads(SchedulingContext& ctx, const std::function<void(JobIndex)>& started) {
+  while (!empty() && ctx.job(front()).nodes <= ctx.free_nodes() && ctx.start(front())) {
+    if (started) started(front());
+    pop_front();
+  }
 }
 
 void WaitingQueue::erase_positions(const std::vector<std::size_t>& positions) {

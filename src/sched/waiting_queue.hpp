@@ -1,6 +1,7 @@
 #pragma once
 // The waiting queue shared by the schedulers (internal to the sched library): jobs in the order a
 // policy serves them, arrival order for fcfs, easy and conservative, deadline order for edf.
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -22,7 +23,8 @@ class WaitingQueue {
   std::span<const JobIndex> view() const { return std::span<const JobIndex>(jobs_).subspan(head_); }
 
   /// Starts queue heads, in order, while they fit (FCFS). Stops at the first that does not.
-  void start_heads(SchedulingContext& ctx);
+  /// `started` (if given) hears each job started, before it leaves the queue.
+  void start_heads(SchedulingContext& ctx, const std::function<void(JobIndex)>& started = {});
   /// Removes the listed positions (ascending, relative to the head).
   void erase_positions(const std::vector<std::size_t>& positions);
 
