@@ -114,6 +114,23 @@ bool Profile::fits_now(std::int32_t nodes, double end) const {
   return free_[0] >= nodes && !short_before(1, nodes, end);
 }
 
+void Profile::falling_lows(std::vector<Low>& lows) const {
+  lows.clear();
+  std::int32_t least = std::numeric_limits<std::int32_t>::max();
+  for (std::size_t i = 0; i < size() && least > 0; ++i) {
+    if (free_[i] < least) {
+      least = free_[i];
+      lows.push_back({time_[i], least});
+    }
+  }
+}
+
+bool Profile::fits_now(const std::vector<Low>& lows, std::int32_t nodes, double end) {
+  const auto first_short =
+      std::partition_point(lows.begin(), lows.end(), [&](const Low& low) { return low.free >= nodes; });
+  return first_short == lows.end() || first_short->time >= end;
+}
+
 std::size_t Profile::reserve(std::size_t i, std::int32_t nodes, double end) {
   std::size_t j = i;
   for (; j + 8 <= size() && time_[j + 7] < end; j += 8) {
@@ -344,6 +361,7 @@ void PlanningScheduler::plan(SchedulingContext& ctx, std::size_t from) {
   const std::span<const Job> jobs = ctx.jobs();
   started_.clear();
   refused_ = false;
+  lows_.clear();
   // next_fit: no job in [q, next_fit) fits now; when `known`, the one at next_fit does, and
   // keeps fitting until a reservation begins before now + its estimate (its horizon).
   std::size_t q = from, next_fit = from;
@@ -355,16 +373,24 @@ void PlanningScheduler::plan(SchedulingContext& ctx, std::size_t from) {
       next_fit = q;
       known = false;
     }
-    while (!known && next_fit < queue.size()) {
+    // The first look after a placement scans the profile; more looks at the same profile use
+    // its falling least free nodes (lows_).
+    for (bool scanned = false; !known && next_fit < queue.size(); scanned = true) {
       const Job& job = jobs[static_cast<std::size_t>(queue[next_fit])];
       horizon = now + job.estimate_s;
       fit_nodes = job.nodes;
-      known = profile_.fits_now(job.nodes, horizon);
+      if (!scanned) {
+        known = profile_.fits_now(job.nodes, horizon);
+      } else {
+        if (lows_.empty()) profile_.falling_lows(lows_);
+        known = Profile::fits_now(lows_, job.nodes, horizon);
+      }
       if (!known) ++next_fit;
     }
     if (!known) break;  // nothing left can start now
     // The job at next_fit still fits unless the steps this placement took now lack its nodes.
     const Placed placed = place(ctx, q, jobs[static_cast<std::size_t>(queue[q])]);
+    lows_.clear();
     if (placed.start < horizon && profile_.short_within(placed.first, placed.last, fit_nodes, horizon)) known = false;
   }
   queue_.erase_positions(started_);

@@ -28,6 +28,15 @@ class Profile {
   std::size_t earliest(std::int32_t nodes, double duration, std::size_t from = 0, double before = INFINITY) const;
   /// Whether `nodes` are free from now until `end` (earliest() would give step 0).
   bool fits_now(std::int32_t nodes, double end) const;
+  /// The least free nodes from now on, where it falls: {t, m} = fewer than the previous entry's
+  /// m from t on, m until the next entry; up to the first 0 (nothing fits from there).
+  struct Low {
+    double time;
+    std::int32_t free;
+  };
+  void falling_lows(std::vector<Low>& lows) const;
+  /// fits_now() from the profile's falling_lows(): a look-up.
+  static bool fits_now(const std::vector<Low>& lows, std::int32_t nodes, double end);
   /// Takes `nodes` from step i's start until `end`; returns j: steps [i, j) are the ones that lost them.
   std::size_t reserve(std::size_t i, std::int32_t nodes, double end);
   /// Whether a step in [i, j) that begins before `end` has fewer than `nodes` free.
@@ -154,6 +163,7 @@ class PlanningScheduler : public Scheduler {
   std::int32_t free_ = 0;           ///< free nodes after the last pass
   bool refused_ = false;            ///< in this pass, a start the plan wanted was refused
   std::vector<std::size_t> started_;
+  std::vector<Profile::Low> lows_;  ///< profile_'s falling_lows() in plan(); empty: not made yet
 };
 
 }  // namespace dcsweep::detail
