@@ -26,11 +26,21 @@ enum class StreamPurpose : std::uint64_t {
   job_attributes = 5,  ///< per-job attributes the trace lacks (communication pattern of `mixed`)
   design = 6,     ///< a sweep's sampling design (LHS strata, Sobol digital shift, Morris steps)
   bootstrap = 7,  ///< resampling of sensitivity estimators (`dcsweep analyze`)
+  pass_job = 8,   ///< [P2] PASS application parameters, one substream per job (keyed by its trace id)
 };
+
+/// The key of the streams a workload and its sampled job attributes come from: the point's own,
+/// or (workload_seed, 0, replicate) when workload_seed > 0 (shared by the points that set it).
+inline StreamKey workload_stream_key(std::uint64_t workload_seed, StreamKey point) {
+  return workload_seed == 0 ? point : StreamKey{workload_seed, 0, point.replicate};
+}
 
 class RngStream {
  public:
   RngStream(StreamKey key, StreamPurpose purpose);
+  /// One of 2^64 independent substreams of a purpose (e.g. one per job, so that a job's draws do
+  /// not depend on which other jobs were drawn before it). Substream 0 is the plain stream.
+  RngStream(StreamKey key, StreamPurpose purpose, std::uint64_t substream);
 
   std::uint64_t next_u64();
   /// Uniform on [0, 1) with 53 random bits.
