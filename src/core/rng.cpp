@@ -10,6 +10,10 @@ RngStream::RngStream(StreamKey key, StreamPurpose purpose)
     : key_{key.seed, static_cast<std::uint64_t>(purpose)},
       counter_{key.point, key.replicate, 0, 0} {}
 
+RngStream::RngStream(StreamKey key, StreamPurpose purpose, std::uint64_t substream) : RngStream(key, purpose) {
+  counter_[3] = substream;
+}
+
 void RngStream::refill() {
   r123::Philox4x64 philox;
   const r123::Philox4x64::ctr_type counter = {{counter_[0], counter_[1], counter_[2], counter_[3]}};

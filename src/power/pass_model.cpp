@@ -127,6 +127,15 @@ std::vector<std::int64_t> node_levels(std::int64_t min_nodes, std::int64_t max_n
   return levels;
 }
 
+PassJob sample_pass_job(StreamKey key, std::int64_t job_id, std::int64_t trace_nodes, const PassRanges& ranges) {
+  RngStream rng(key, StreamPurpose::pass_job, static_cast<std::uint64_t>(job_id));
+  PassJob out;
+  out.max_nodes = std::max<std::int64_t>(1, trace_nodes);
+  out.params = sample_pass_params(rng, double(out.max_nodes), ranges);
+  out.min_nodes = sample_min_nodes(rng, out.max_nodes, ranges);
+  return out;
+}
+
 double redistribution_time_s(double memory_mb, std::int64_t from_nodes, std::int64_t to_nodes, double link_mb_per_s) {
   require(from_nodes >= 1 && to_nodes >= 1, "node counts must be >= 1");
   require(memory_mb >= 0 && std::isfinite(memory_mb), "job memory must be finite and >= 0");

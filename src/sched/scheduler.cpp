@@ -6,7 +6,8 @@ namespace dcsweep {
 
 const SchedulerRegistry& scheduler_registry() {
   static const SchedulerRegistry registry("scheduler", {easy_scheduler_entry(), fcfs_scheduler_entry(),
-                                                        conservative_scheduler_entry(), edf_scheduler_entry()});
+                                                        conservative_scheduler_entry(), edf_scheduler_entry(),
+                                                        parm_scheduler_entry()});
   return registry;
 }
 

@@ -6,6 +6,7 @@
 #include "dcsweep/comm/comm.hpp"
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/core/rng.hpp"
+#include "dcsweep/power/pass_model.hpp"
 
 namespace dcsweep {
 namespace {
@@ -87,6 +88,29 @@ class MengRelative final : public RuntimeModel {
   std::map<std::pair<std::int32_t, std::uint8_t>, double> best_;
 };
 
+/// [P2] PASS (power/pass_model.hpp): a job's trace runtime is its time on its trace node count
+/// (max N_j) at the reference cap; on n nodes under cap p it runs t(n, p) / t(max N_j, p_ref) times
+/// that. Its application parameters come from its own substream (sample_pass_job), keyed like the
+/// workload (workload_seed), so every policy of a sweep runs the same applications. A job started
+/// without a cap runs at the power preset's cpu_power_cap_w (as it draws).
+class PassRuntime final : public RuntimeModel {
+ public:
+  explicit PassRuntime(const BuildContext& ctx)
+      : key_(workload_stream_key(static_cast<std::uint64_t>(ctx.params.integer("workload_seed")), ctx.key)),
+        reference_cap_w_(ctx.params.real("pass_reference_cap_w")),
+        default_cap_w_(ctx.params.real("cpu_power_cap_w")) {}
+  RuntimeEffect effect(const RuntimeQuery& q) override {
+    const PassJob job = sample_pass_job(key_, q.job.id, q.job.nodes);
+    const double cap = std::isnan(q.config.cpu_cap_w) ? default_cap_w_ : q.config.cpu_cap_w;
+    const double nodes = double(q.config.nodes_of(q.job));
+    return {job.time_fraction(nodes, cap) / job.time_fraction(double(q.job.nodes), reference_cap_w_), 1.0};
+  }
+
+ private:
+  StreamKey key_;
+  double reference_cap_w_, default_cap_w_;
+};
+
 void require_network_for(const Platform& platform, const char* name) {
   if (platform.network == NetworkKind::none) {
     throw InputError(std::string("runtime_model '") + name +
@@ -117,6 +141,16 @@ const RuntimeModelRegistry& runtime_model_registry() {
         [](const BuildContext& ctx, const Platform& platform) -> std::unique_ptr<RuntimeModel> {
           require_network_for(platform, "meng_relative");
           return std::make_unique<MengRelative>(ctx.params, platform);
+        }},
+       {"pass",
+        "[P2] PASS: t(n, p) / t(trace nodes, pass_reference_cap_w) x the trace runtime, Downey scaling x the "
+        "frequency model x the inverse-cubic power map, per-job parameters sampled from Table IV's ranges",
+        {{.name = "pass_reference_cap_w", .type = ParamType::real, .unit = "W", .default_value = 60.0, .min = 0,
+          .max = 1.0e4, .min_open = true,
+          .help = "CPU cap at which the trace's runtimes were measured (on the trace's node count); [P2]: full "
+                  "power, 60 W"}},
+        [](const BuildContext& ctx, const Platform&) -> std::unique_ptr<RuntimeModel> {
+          return std::make_unique<PassRuntime>(ctx);
         }}});
   return registry;
 }

@@ -7,6 +7,7 @@
 #include "dcsweep/alloc/mpit.hpp"
 #include "dcsweep/alloc/thermal_rank.hpp"
 #include "dcsweep/core/error.hpp"
+#include "dcsweep/sched/parm.hpp"
 #include "dcsweep/sched/scheduler.hpp"
 #include "dcsweep/workload/synthetic.hpp"
 
@@ -111,6 +112,7 @@ void check_policy_params(const ParamSet& params) {
     require_room_params(params, allocator);
   }
   if (allocator == "hts") hts_check_params(params);
+  parm_check_params(params);
 }
 
 MissingRequests missing_requests(const Workload& workload) {
@@ -130,8 +132,7 @@ void check_policy_workload(const ParamSet& params, const MissingRequests& missin
 }
 
 StreamKey workload_key(const Scenario& s) {
-  const auto shared = static_cast<std::uint64_t>(s.params.integer("workload_seed"));
-  return shared == 0 ? s.key : StreamKey{shared, 0, s.key.replicate};
+  return workload_stream_key(static_cast<std::uint64_t>(s.params.integer("workload_seed")), s.key);
 }
 
 Scenario make_scenario(const ParamSet& params, std::uint64_t point, std::uint64_t replicate,
@@ -146,6 +147,7 @@ Scenario make_scenario(const ParamSet& params, std::uint64_t point, std::uint64_
     hint = {own->nodes, own->cores_per_node, trace->path};
   }
   s.platform = *platform_registry().at(params.text("platform")).make(build, hint);
+  parm_check_platform(params, s.platform);
   const MachineSize size{s.platform.node_count, s.platform.cores_per_node};
   if (trace) {
     s.workload = build_workload(*trace, trace_options(params), size);

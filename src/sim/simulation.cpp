@@ -83,7 +83,7 @@ class Engine final : public SchedulingContext, public NodeControl {
   const RoomView& room() const override { return *room_; }
   NodeControl& node_control() override { return *this; }
 
-  bool resize(JobIndex index, std::int32_t nodes, double reconfiguration_s) override;
+  bool reconfigure(JobIndex index, const JobConfig& config, double reconfiguration_s) override;
 
   // NodeControl
   bool power_off(std::span<const NodeId> nodes) override;
@@ -193,11 +193,16 @@ void Engine::schedule_end(JobIndex index) {
   running_.insert({p.since_s + (j.estimate_s - p.done_s) * p.scale, index});
 }
 
-bool Engine::resize(JobIndex index, std::int32_t count, double reconfiguration_s) {
-  if (count < 1 || !is_running(index) || reconfiguration_s < 0) return false;
+bool Engine::reconfigure(JobIndex index, const JobConfig& config, double reconfiguration_s) {
+  if (config.nodes < 0 || !is_running(index) || reconfiguration_s < 0) return false;
+  const std::int32_t count = config.nodes_of(job_at(index));
   auto& nodes = node_sets_[std::size_t(index)];
   const auto have = static_cast<std::int32_t>(nodes.size());
-  if (count == have) return true;
+  const JobConfig& now_config = configs_[std::size_t(index)];
+  const bool same_setting = (now_config.cpu_cap_w == config.cpu_cap_w ||
+                             (std::isnan(now_config.cpu_cap_w) && std::isnan(config.cpu_cap_w))) &&
+                            now_config.pstate == config.pstate;
+  if (count == have && same_setting) return true;
   scratch_.clear();
   if (count > have && !place(index, configs_[std::size_t(index)], count - have, scratch_)) return false;
   const std::vector<NodeId> before_nodes = nodes;
@@ -218,6 +223,7 @@ bool Engine::resize(JobIndex index, std::int32_t count, double reconfiguration_s
     machine_.release(std::span<const NodeId>(nodes).subspan(std::size_t(count)));
     nodes.resize(std::size_t(count));
   }
+  configs_[std::size_t(index)] = config;
   configs_[std::size_t(index)].nodes = count;
   double cc = NAN;
   const RuntimeEffect effect = effect_of(index, configs_[std::size_t(index)], nodes, cc);

@@ -77,6 +77,16 @@ printf '[sweep]\nseed = 1\n[base]\ntrace = "%s"\n[axes]\nscheduler = ["easy", "e
 expect_error 2 "$edf_error" validate "$tmp/edf.toml"
 expect_error 2 "$edf_error" run "$tmp/edf.toml" -o "$tmp/edf.h5"
 [ ! -e "$tmp/edf.h5" ] || { echo "FAIL: a refused sweep wrote $tmp/edf.h5"; exit 1; }
+# [P2] parm: a budget the idle machine already exceeds, no CPU cap levels, theta outside (0, 1]
+parm=(simulate --platform intrepid --trace "$traces/KTH-SP2-1996-2.1-cln.swf" --jobs 20 --scheduler parm --runtime-model pass)
+expect_error 2 "dcsweep: error: parameter 'power_budget_w': 1e+06 W is below the idle power of platform 'intrepid' (3522560 W for 40960 nodes)" \
+  "${parm[@]}" --power-budget-w 1e6
+expect_error 2 "dcsweep: error: parameter 'parm_cpu_caps_w': no CPU cap levels" "${parm[@]}" --parm-cpu-caps-w ''
+expect_error 2 "dcsweep: error: parameter 'parm_cpu_caps_w': 'abc' is not a positive number of watts" "${parm[@]}" --parm-cpu-caps-w 30,abc
+expect_error 2 "dcsweep: error: parameter 'parm_theta_min': 0 is out of range (0, 1]" "${parm[@]}" --parm-theta-min 0
+expect_error 2 "dcsweep: error: parameter 'parm_theta_max': 1.5 is out of range (0, 1]" "${parm[@]}" --parm-theta-max 1.5
+expect_error 2 "dcsweep: error: parameter 'runtime_model': scheduler 'parm' plans with the PASS model" \
+  simulate --platform intrepid --trace "$traces/KTH-SP2-1996-2.1-cln.swf" --jobs 20 --scheduler parm
 printf '[sweep]\nseed = 1\n[axes]\ngamma = []\n' >"$tmp/empty.toml"
 expect_error 2 "dcsweep: error: $tmp/empty.toml:4: [axes] gamma: empty axis" validate "$tmp/empty.toml"
 expect_error 2 "dcsweep: error: $tmp/missing.toml: cannot open the spec" validate "$tmp/missing.toml"

@@ -90,7 +90,7 @@ TEST(Spec, ErrorsNameLineAndKey) {
   EXPECT_EQ(error_of("[axes]\ngamma = [0.5, -0.2]\n"), "s.toml:2: [axes] gamma: parameter 'gamma': -0.2 is out of range (0, 1e+06]");
   EXPECT_EQ(error_of("[axes]\nscheduler = [\"easy\", \"sjf\"]\n"),
             "s.toml:2: [axes] scheduler: parameter 'scheduler': unknown value 'sjf' (did you mean 'edf'?); valid: easy, "
-            "fcfs, conservative, edf");
+            "fcfs, conservative, edf, parm");
   EXPECT_EQ(error_of("[axes]\ngamma = { start = 0.5, stop = 0.1, step = 0.1 }\n"),
             "s.toml:2: [axes] gamma: 'step' must be nonzero and lead from start to stop");
   EXPECT_EQ(error_of("[axes]\ngamma = { start = 0.1, stop = 0.5, num = 3, step = 0.1 }\n"),

@@ -28,11 +28,21 @@ enum class StreamPurpose : std::uint64_t {
   bootstrap = 7,  ///< resampling of sensitivity estimators (`dcsweep analyze`)
   ratebased_ga = 8,        ///< [P3]'s genetic algorithm of a model = ratebased point
   ratebased_arrivals = 9,  ///< the Poisson task arrivals of ratebased_validate
+  pass_job = 10,  ///< [P2] PASS application parameters, one substream per job (keyed by its trace id)
 };
+
+/// The key of the streams a workload and its sampled job attributes come from: the point's own,
+/// or (workload_seed, 0, replicate) when workload_seed > 0 (shared by the points that set it).
+inline StreamKey workload_stream_key(std::uint64_t workload_seed, StreamKey point) {
+  return workload_seed == 0 ? point : StreamKey{workload_seed, 0, point.replicate};
+}
 
 class RngStream {
  public:
   RngStream(StreamKey key, StreamPurpose purpose);
+  /// One of 2^64 independent substreams of a purpose (e.g. one per job, so that a job's draws do
+  /// not depend on which other jobs were drawn before it). Substream 0 is the plain stream.
+  RngStream(StreamKey key, StreamPurpose purpose, std::uint64_t substream);
 
   std::uint64_t next_u64();
   /// Uniform on [0, 1) with 53 random bits.

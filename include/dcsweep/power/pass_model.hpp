@@ -88,6 +88,21 @@ std::int64_t sample_min_nodes(RngStream& rng, std::int64_t max_nodes, const Pass
 /// duplicates removed): [P2]'s N_j (|N_j| = 8 in section VI-E).
 std::vector<std::int64_t> node_levels(std::int64_t min_nodes, std::int64_t max_nodes, int count);
 
+/// One job of a simulation under the PASS model: its application parameters and node range
+/// ([P2] section VII-B-2, 3: the trace's node count is max N_j, min N_j = theta x max N_j).
+struct PassJob {
+  PassParams params;
+  std::int64_t min_nodes = 1, max_nodes = 1;
+  /// t(n, p) / T_1.
+  double time_fraction(double nodes, double cpu_cap_w) const { return pass_time_fraction(params, nodes, cpu_cap_w); }
+};
+/// The draw of the job with trace id `job_id` and `trace_nodes` nodes (its max N_j) from its own
+/// substream (key, StreamPurpose::pass_job, job_id): params first (sample_pass_params), then min
+/// nodes (sample_min_nodes).
+/// A job gets the same characteristics whatever the policy or the other jobs, so the runtime model
+/// (which runs jobs) and the scheduler (which plans with the model) see the same application.
+PassJob sample_pass_job(StreamKey key, std::int64_t job_id, std::int64_t trace_nodes, const PassRanges& ranges = {});
+
 /// Eq. 20: seconds to redistribute `memory_mb` of data when a job goes from `from_nodes` to
 /// `to_nodes` over links of `link_mb_per_s`: the data leaving (expand) or joining (shrink) the
 /// smaller node set over the bisection 2 b n^(2/3) of that set's cuboid. Gap: Eq. 20 is written

@@ -54,7 +54,15 @@ class SchedulingContext {
   /// allocator for more. Its remaining work is rescaled by the runtime model, and it holds its
   /// nodes without progress for `reconfiguration_s` first. False (nothing changes) if it cannot
   /// grow now or is not running.
-  virtual bool resize(JobIndex index, std::int32_t nodes, double reconfiguration_s) = 0;
+  bool resize(JobIndex index, std::int32_t nodes, double reconfiguration_s) {
+    if (nodes < 1) return false;
+    JobConfig next = config(index);
+    next.nodes = nodes;
+    return reconfigure(index, next, reconfiguration_s);
+  }
+  /// The same for a whole configuration: node count (as resize) and CPU cap or P-state, which
+  /// change at once ([P2] re-caps running jobs at every decision). Nothing changes on false.
+  virtual bool reconfigure(JobIndex index, const JobConfig& config, double reconfiguration_s) = 0;
   /// The configuration a running job has now.
   virtual const JobConfig& config(JobIndex index) const = 0;
   virtual const JobAttributes& attributes(JobIndex index) const = 0;
@@ -86,5 +94,6 @@ SchedulerRegistry::Entry fcfs_scheduler_entry();
 SchedulerRegistry::Entry easy_scheduler_entry();
 SchedulerRegistry::Entry conservative_scheduler_entry();
 SchedulerRegistry::Entry edf_scheduler_entry();
+SchedulerRegistry::Entry parm_scheduler_entry();  ///< [P2] PARM and its baselines (sched/parm.hpp)
 
 }  // namespace dcsweep

@@ -68,6 +68,8 @@ class DataCenterModel final : public SimObserver, public RoomView {
   std::int32_t zone_of(std::int32_t node) const override;
   double supply_c() const override;
   double redline_c() const override { return redline_c_; }
+  double compute_power_w() const override { return compute_w_; }
+  double cooling_power_w() const override { return cooling_ ? cooling_->power_w() : 0.0; }
 
  private:
   class Bins;

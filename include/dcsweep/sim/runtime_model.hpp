@@ -10,6 +10,9 @@
 //                  communication cost of the best allocation of n nodes on an empty machine
 //                  (the better of mc1x1's and genalg's there, same pattern and task mapping); a
 //                  job placed as well runs its trace time, a worse one longer
+//   pass           [P2] PASS: t(n, p) / t(trace nodes, pass_reference_cap_w) (Downey x frequency x
+//                  power map, per-job parameters from Table IV's ranges; power/pass_model.hpp): the
+//                  trace's runtime is the job's at its trace node count and full power
 // (both meng models also apply the trace model's node-count factor.)
 //
 // What a stretch does to the request (a decision, see README "Semantics"): the scheduler-visible

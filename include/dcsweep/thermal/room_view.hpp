@@ -38,6 +38,10 @@ class RoomView {
   /// The cooling controller's supply temperature now (C).
   virtual double supply_c() const = 0;
   virtual double redline_c() const = 0;
+  /// The nodes' total power now (W), after every change so far; 0 without a power model.
+  virtual double compute_power_w() const { return 0; }
+  /// The cooling controller's power now (W), as of the last settled state; 0 without cooling.
+  virtual double cooling_power_w() const { return 0; }
 };
 
 /// The view of a simulation without a power model: nothing draws power, no thermal model.
