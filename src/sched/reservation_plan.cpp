@@ -429,7 +429,12 @@ PlanningScheduler::Placed PlanningScheduler::place(SchedulingContext& ctx, std::
     return {};
   }
   const double start = profile_.time(at);
-  const double beta = step == 0 ? -INFINITY : profile_.last_short_end(job.nodes, now + job.estimate_s);
+  // The step before `at` lacks the nodes (a start begins a run of steps that have them) and none
+  // from `at` on until start + estimate does: when the window beginning now ends by then, its
+  // last stretch lacking them ends at `start`.
+  const double beta = step == 0                               ? -INFINITY
+                      : start <= now + job.estimate_s ? start
+                                                              : profile_.last_short_end(job.nodes, now + job.estimate_s);
   const std::int32_t short_by = step == 0 ? 0 : profile_.least_short_by(job.nodes, at);
   kept_.push_back({start, start + job.estimate_s, job.nodes, beta, short_by});
   return {start, at, profile_.reserve(at, job.nodes, start + job.estimate_s)};
