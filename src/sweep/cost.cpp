@@ -8,6 +8,7 @@
 
 #include "dcsweep/sim/datacenter.hpp"
 #include "dcsweep/sim/ratebased.hpp"
+#include "dcsweep/sim/sp_eir.hpp"
 
 namespace dcsweep {
 namespace {
@@ -22,6 +23,44 @@ std::string workload_key(const ParamSet& p) {
   std::string key;
   for (const char* name : kWorkloadKeys) key += format_value(p.value(name)) + '\x1f';
   return key;
+}
+
+/// What a point's policies cost depends on besides their parameters.
+struct WorkloadShape {
+  double jobs = 0;
+  double nodes = 0;      ///< the platform's
+  double dense_zones = 0;  ///< zones of a recirculation D the sp_eir bound can use (0: none)
+};
+
+WorkloadShape workload_shape(const Scenario& s) {
+  WorkloadShape shape{double(s.workload.jobs.size()), double(s.platform.node_count), 0};
+  if (thermal_enabled(s) && s.params.text("thermal_model") != "crac_node" && s.platform.has_room()) {
+    const auto zone_nodes = s.params.integer("thermal_zone_nodes") > 0 ? s.params.integer("thermal_zone_nodes")
+                                                                       : std::int64_t{s.platform.zone_nodes};
+    const double zones = double(s.platform.node_count) / double(zone_nodes);
+    if (zones <= double(kSpEirMaxZones)) shape.dense_zones = zones;
+  }
+  return shape;
+}
+
+/// The seconds a point's scheduler and cooling add to its workload's cost: conservative and edf
+/// plan the queue; a thermostat CRAC switches modes and sets Eq. 6 at every change, and on a
+/// room with D the sp_eir bound solves one LP per distinct (busy, on) count of nodes (at most
+/// one per node count with every node on, one per pair with idle nodes switched off).
+double policy_cost(const ParamSet& p, const WorkloadShape& shape, const CostModel& model) {
+  double cost = 0;
+  const std::string& scheduler = p.text("scheduler");
+  if (scheduler == "conservative" || scheduler == "edf") cost += model.per_job_planning_s * shape.jobs;
+  if (p.text("cooling") == "thermostat" && p.text("node_power") != "none") {
+    cost += model.per_job_thermostat_s * shape.jobs;
+    if (shape.dense_zones > 0) {
+      const double counts = p.boolean("idle_nodes_off") ? (shape.nodes + 1) * (shape.nodes + 2) / 2 : shape.nodes + 1;
+      const double lps = std::min(counts, 2 * shape.jobs + 1);  // a count per start and end at most
+      cost += model.per_sp_eir_lp_zone2_s * lps * shape.dense_zones * shape.dense_zones;
+    }
+    if (p.text("thermostat_setting") == "peak") cost *= 2;  // a first pass finds the run's peak
+  }
+  return cost;
 }
 
 double workload_cost(const Scenario& s, const CostModel& model) {
@@ -136,6 +175,7 @@ std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, 
   struct Built {
     std::size_t order;  ///< of first appearance
     double cost = -1.0;
+    WorkloadShape shape;
     MissingRequests missing;
   };
   std::map<std::string, Built> by_workload;
@@ -154,10 +194,11 @@ std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, 
     if (added) {
       const Scenario s = make_scenario(p, i, grid.replicate(i), loader);
       built.cost = workload_cost(s, model);
+      built.shape = workload_shape(s);
       built.missing = missing_requests(s.workload);
     }
     check_policy_workload(p, built.missing);  // the points sharing a workload may differ in scheduler
-    costs[i] = built.cost;
+    costs[i] = built.cost + policy_cost(p, built.shape, model);
   }
   add_room_builds(grid, model, costs);
   if (heat) check_rooms(grid, heat, part, parts);
