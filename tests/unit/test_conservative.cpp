@@ -52,6 +52,16 @@ TEST(Conservative, IndependentReplayOfARealTraceAgreesOnEveryStart) {
   EXPECT_GT(a.waited, a.jobs / 4);
 }
 
+TEST(Conservative, IndependentReplayAgreesWhereMostOfThePlanIsKeptAcrossJobEnds) {
+  // 1,200 CTC-SP2 jobs (430 nodes) at twice their arrival rate: hundreds wait, and most passes
+  // after a job end keep most of the plan by the bounds of the third shortcut
+  // (reservation_plan.hpp), some patching the kept profile, some looking again.
+  const test::ReplayAgreement a = test::replay_agreement(
+      test::trace_selection("CTC-SP2-1996-3.1-cln.swf.gz", 0, 1200, 0.5, "conservative"), arrival_order);
+  EXPECT_EQ(a.same, a.jobs);
+  EXPECT_GT(a.waited, a.jobs / 2);
+}
+
 TEST(Conservative, IndependentReplayOfAWholeTraceAgreesOnEveryStart) {
   // All 28,467 simulated KTH-SP2 jobs (about half of them wait): every pass of the scheduler,
   // with its shortcuts (plans kept across arrivals, passes stopped early), against the replay.
