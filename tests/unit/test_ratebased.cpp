@@ -441,6 +441,24 @@ TEST(RateBased, BelowARedlineThresholdNothingMeetsTheBudget) {
   EXPECT_TRUE(rate_reward_bound(reduced("hybrid", 0, 0.4, 30)).feasible);
 }
 
+TEST(RateBased, LazyInletRowsGiveTheFullLpsBound) {
+  // Where the redline binds (the bound falls with it), the bound from lazily generated inlet rows
+  // is the one of the LP holding every zone's row, and needs only some of them.
+  double previous = std::numeric_limits<double>::infinity();
+  for (const double redline : {8.0, 7.5, 7.0}) {  // a budget that never binds, a redline that does
+    const RateInstance in = reduced("cpu_intensive", 0, 100, redline);
+    BoundOptions full;
+    full.lazy_inlet_rows = false;
+    const RewardBound lazy = rate_reward_bound(in), all = rate_reward_bound(in, full);
+    ASSERT_TRUE(lazy.feasible) << redline;
+    EXPECT_NEAR(lazy.reward_rate, all.reward_rate, 1e-7 * all.reward_rate) << redline;
+    EXPECT_GT(lazy.thermal_rows, 0) << redline;
+    EXPECT_LT(lazy.thermal_rows, all.thermal_rows) << redline;
+    EXPECT_LT(lazy.reward_rate, previous * (1 - 1e-3)) << redline;
+    previous = lazy.reward_rate;
+  }
+}
+
 TEST(RateBased, RewardGrowsWithTheBudgetUntilItSaturates) {
   // Arrival rates the reduced room can serve (1/200 of the shipped, oxley1080-sized ones): the
   // bound and the techniques grow with phi; the bound then stays at sum r lambda.
