@@ -441,6 +441,33 @@ TEST(RateBased, BelowARedlineThresholdNothingMeetsTheBudget) {
   EXPECT_TRUE(rate_reward_bound(reduced("hybrid", 0, 0.4, 30)).feasible);
 }
 
+/// rise, removal and supply share of room_response against the CRAC + node model's own solves.
+void expect_response_matches_solves(const CracNodeModel& model, Eigen::Index step) {
+  const RoomResponse r = room_response(model);
+  const Eigen::Index z = model.zones();
+  for (Eigen::Index k = 0; k < z; k += step) {
+    Eigen::VectorXd power = Eigen::VectorXd::Zero(z);
+    power(k) = 1000;
+    const Eigen::VectorXd outlet = Eigen::VectorXd::Constant(model.cracs(), 12.0);
+    const CracNodeModel::Solution s = model.solve(power, outlet);
+    const Eigen::VectorXd linear = r.supply_share * 12.0 + r.rise.col(k) * 1000;
+    EXPECT_LT((s.node_in_c - linear).cwiseAbs().maxCoeff(), 1e-9) << k;
+    EXPECT_NEAR(s.removed_heat_w, r.removal(k) * 1000 + r.removal_per_k * 12.0, 1e-9 * 1000) << k;
+  }
+}
+
+TEST(RateBased, RoomResponseIsTheModelsLinearMap) {
+  expect_response_matches_solves(*reduced_room(0).model, 1);  // 12 zones: by LU
+  expect_response_matches_solves(*reduced_room(1).model, 1);
+  ParamSet params(simulation_catalog());  // 1,152 zones: by blocks
+  params.set("platform", std::string("room"));
+  test::set_room_layout(params, 4, 18, 16);
+  params.set("room_node_types", std::string("xeon_e3_1225v3:1,xeon_e5649:1,xeon_e5_2697v2:1"));
+  params.set("thermal_model", std::string("crac_node"));
+  const Platform platform = *platform_registry().at("room").make({params, {}}, TraceHint{});
+  expect_response_matches_solves(*build_heat_distribution(platform, params).crac_node, 97);
+}
+
 TEST(RateBased, LazyInletRowsGiveTheFullLpsBound) {
   // Where the redline binds (the bound falls with it), the bound from lazily generated inlet rows
   // is the one of the LP holding every zone's row, and needs only some of them.
