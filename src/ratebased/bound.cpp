@@ -239,6 +239,9 @@ struct Interval {
   double a, b, value;
 };
 
+/// LP values this close (relative) count as equal: the stop on a plateau loses no more.
+constexpr double kPlateauTolerance = 1e-9;
+
 }  // namespace
 
 RewardBound rate_reward_bound(const RateInstance& in, const BoundOptions& o) {
@@ -270,11 +273,17 @@ RewardBound rate_reward_bound(const RateInstance& in, const BoundOptions& o) {
     intervals.push_back(solve(lo + (hi - lo) * k / o.initial_intervals, lo + (hi - lo) * (k + 1) / o.initial_intervals));
   }
   const auto by_value = [](const Interval& x, const Interval& y) { return x.value < y.value; };
-  while (out.lps + 2 <= o.max_lps) {
+  std::int32_t splits = 0;
+  while (o.initial_intervals + 2 * (splits + 1) <= o.max_lps) {
     auto top = std::max_element(intervals.begin(), intervals.end(), by_value);
     if (!std::isfinite(top->value) || top->b - top->a < o.min_width_k) break;
+    // Every interval [a', b'] holding t relaxes the LP at the single outlet t (thermal rows at
+    // a' <= t, CoP(b') >= CoP(t), min(h a', h b') <= h t), so however the range is cut, the
+    // bound stays >= LP(t, t). When that equals the top value, no split can lower the bound.
+    const double mid = (top->a + top->b) / 2;
+    if (solve(mid, mid).value >= top->value - kPlateauTolerance * std::abs(top->value)) break;
+    ++splits;
     const Interval whole = *top;
-    const double mid = (whole.a + whole.b) / 2;
     *top = solve(whole.a, mid);
     intervals.push_back(solve(mid, whole.b));
   }

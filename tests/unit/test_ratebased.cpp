@@ -486,6 +486,19 @@ TEST(RateBased, LazyInletRowsGiveTheFullLpsBound) {
   }
 }
 
+TEST(RateBased, BoundStopsOnAPlateauNoFinerCutGoesBelow) {
+  // Neither the budget nor the redline binds: the LP has the same value over a range of outlets,
+  // so the bound stops early, and 40 fine intervals (no splits, no plateau test) are no tighter.
+  const RateInstance in = reduced("cpu_intensive", 0, 100, 30);
+  const RewardBound bound = rate_reward_bound(in);
+  BoundOptions fine;
+  fine.initial_intervals = fine.max_lps = 40;
+  const RewardBound finer = rate_reward_bound(in, fine);
+  EXPECT_LT(bound.lps, 8);
+  EXPECT_LE(bound.reward_rate, finer.reward_rate * (1 + 1e-9));
+  EXPECT_GE(bound.reward_rate, finer.reward_rate * (1 - 1e-3));  // a plateau, not a lucky cut
+}
+
 TEST(RateBased, RewardGrowsWithTheBudgetUntilItSaturates) {
   // Arrival rates the reduced room can serve (1/200 of the shipped, oxley1080-sized ones): the
   // bound and the techniques grow with phi; the bound then stays at sum r lambda.
