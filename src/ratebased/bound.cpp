@@ -122,9 +122,11 @@ class BoundLp {
       row_upper[std::size_t(j)] =
           levels > 0 ? 1.0 : in.node_first_core[std::size_t(j) + 1] - in.node_first_core[std::size_t(j)];
     }
-    Eigen::VectorXd zone_static = Eigen::VectorXd::Zero(z);
-    for (std::int32_t j = 0; j < n; ++j) zone_static(in.node_zone[std::size_t(j)]) += in.node_static_w[std::size_t(j)];
-    for (std::int32_t c = 0; c < z; ++c) row_lower[std::size_t(zone_row_ + c)] = row_upper[std::size_t(zone_row_ + c)] = zone_static(c);
+    zone_static_ = Eigen::VectorXd::Zero(z);
+    for (std::int32_t j = 0; j < n; ++j) zone_static_(in.node_zone[std::size_t(j)]) += in.node_static_w[std::size_t(j)];
+    for (std::int32_t c = 0; c < z; ++c) row_lower[std::size_t(zone_row_ + c)] = row_upper[std::size_t(zone_row_ + c)] = zone_static_(c);
+    idle_rise_ = room.rise * zone_static_;
+    monotone_ = room.rise.minCoeff() >= 0 && room.removal.minCoeff() >= 0;
     const CoinPackedMatrix matrix(true, int(row_count), int(lower.size()), CoinBigIndex(values.size()), values.data(),
                                   rows.data(), starts.data(), nullptr);
     lp_.setLogLevel(0);
@@ -151,7 +153,9 @@ class BoundLp {
       lp_.modifyCoefficient(power_row_, first_power_column_ + c, 1 + room.removal(c) / cop);
     }
     const double h = room.removal_per_k;
-    lp_.setRowUpper(power_row_, in_.config.power_budget_w - std::min(h * a, h * b) / cop);
+    const double power_limit = in_.config.power_budget_w - std::min(h * a, h * b) / cop;
+    lp_.setRowUpper(power_row_, power_limit);
+    if (monotone_ && !idle_meets(cop, power_limit)) return -std::numeric_limits<double>::infinity();
     while (true) {
       const double value = solve_relaxation();
       if (!std::isfinite(value) || !add_violated_rows()) return value;
@@ -163,6 +167,20 @@ class BoundLp {
 
  private:
   double inlet_limit(std::int32_t zone) const { return in_.config.redline_c - in_.room->supply_share(zone) * a_; }
+
+  /// Whether every core off (x = 0, zone powers at their static S) meets the inlet rows and the
+  /// power row. When rises and heat removal are non-negative, every row grows with the zone
+  /// powers and every allocation has P >= S (APC >= 0), so if x = 0 breaks a row by more than
+  /// rounding, every allocation does: the LP is infeasible, proven without Clp (whose dual simplex
+  /// from an earlier basis can take minutes to prove it on oxley1080).
+  bool idle_meets(double cop, double power_limit) const {
+    const RoomResponse& room = *in_.room;
+    for (std::int32_t r = 0; r < in_.zones(); ++r) {
+      if (idle_rise_(r) > inlet_limit(r) + kIdleSlack) return false;
+    }
+    const double idle_w = zone_static_.sum() + room.removal.dot(zone_static_) / cop;
+    return idle_w <= power_limit + kIdleSlack * std::max(1.0, std::abs(power_limit));
+  }
 
   /// Adds the rows of the zones without one whose inlet (full row) the current solution puts
   /// above the redline, the worst first, at most kRowsPerRound; false when there is none.
@@ -220,6 +238,8 @@ class BoundLp {
   }
 
   static constexpr std::size_t kRowsPerRound = 64;
+  /// Rounding allowed to the idle check (K, and relative W): only ever in favour of solving.
+  static constexpr double kIdleSlack = 1e-9;
   /// An inlet this far above its limit counts as met. Only when to stop depends on it, not
   /// validity: every value returned is the optimum of a relaxation of the LP.
   static constexpr double kInletToleranceK = 1e-7;
@@ -231,6 +251,8 @@ class BoundLp {
   std::int32_t first_power_column_ = 0;
   std::vector<int> thermal_row_of_zone_;  ///< its LP row, -1 until generated
   std::int32_t thermal_rows_ = 0;
+  Eigen::VectorXd zone_static_, idle_rise_;  ///< S per zone, rise . S
+  bool monotone_ = false;                    ///< rise >= 0 and removal >= 0 (idle_meets' premise)
   double a_ = 0;
   bool solved_ = false;
 };
