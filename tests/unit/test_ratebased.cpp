@@ -499,6 +499,28 @@ TEST(RateBased, BoundStopsOnAPlateauNoFinerCutGoesBelow) {
   EXPECT_GE(bound.reward_rate, finer.reward_rate * (1 - 1e-3));  // a plateau, not a lucky cut
 }
 
+TEST(RateBased, BoundCallsAnIntervalInfeasibleOnlyWhenTheIdleRoomBreaksARow) {
+  // A binding budget: the coldest outlets cost too much cooling for even the idle room. Every
+  // interval reported infeasible has every core off already over the budget at CoP(b) or an
+  // inlet over the redline at a (then every allocation is: rows grow with power); some are.
+  const RateInstance in = reduced("hybrid", 0, 0.4, 20);
+  const Eigen::VectorXd idle = zone_power_w(in, idle_allocation(in));
+  const RoomResponse& room = *in.room;
+  std::int32_t infeasible = 0, feasible = 0;
+  BoundOptions o;
+  o.on_lp = [&](double a, double b, double value, double) {
+    const double cop = rate_crac_cop(b), h = room.removal_per_k;
+    const double idle_w = idle.sum() + (room.removal.dot(idle) + std::min(h * a, h * b)) / cop;
+    const double hottest = (room.supply_share * a + room.rise * idle).maxCoeff();
+    const bool idle_breaks = idle_w > in.config.power_budget_w || hottest > in.config.redline_c;
+    EXPECT_EQ(std::isfinite(value), !idle_breaks) << a << " " << b;
+    ++(std::isfinite(value) ? feasible : infeasible);
+  };
+  EXPECT_TRUE(rate_reward_bound(in, o).feasible);
+  EXPECT_GT(infeasible, 0);
+  EXPECT_GT(feasible, 0);
+}
+
 TEST(RateBased, RewardGrowsWithTheBudgetUntilItSaturates) {
   // Arrival rates the reduced room can serve (1/200 of the shipped, oxley1080-sized ones): the
   // bound and the techniques grow with phi; the bound then stays at sum r lambda.
