@@ -70,9 +70,9 @@ int run(int argc, char** argv) {
               in.zones(), instance_s, all);
 
   const RewardBound bound = skip_bound ? RewardBound{} : rate_reward_bound(in, bound_options);
-  std::printf("bound: %s %.4f (%.4f of sum r lambda), outlet in [%.3f, %.3f] C, %d LPs, %.2f s\n",
+  std::printf("bound: %s %.4f (%.4f of sum r lambda), outlet in [%.3f, %.3f] C, %d LPs, %d inlet rows, %.2f s\n",
               bound.feasible ? "feasible" : "INFEASIBLE", bound.reward_rate, bound.reward_rate / all,
-              bound.crac_out_low_c, bound.crac_out_high_c, bound.lps, bound.seconds);
+              bound.crac_out_low_c, bound.crac_out_high_c, bound.lps, bound.thermal_rows, bound.seconds);
   const auto gap = [&](double rr) { return bound.reward_rate > 0 ? (bound.reward_rate - rr) / bound.reward_rate : 0.0; };
   for (const RateObjective objective : {RateObjective::rr, RateObjective::nerr}) {
     std::vector<double> times;

@@ -42,12 +42,13 @@ std::vector<std::int32_t> hull_states(const RateInstance& in, std::int32_t task,
 
 class BoundLp {
  public:
-  BoundLp(const RateInstance& in, double drop_below, std::int32_t levels) : in_(in) {
+  BoundLp(const RateInstance& in, double drop_below, std::int32_t levels, bool lazy_rows)
+      : in_(in), drop_below_(drop_below) {
     const std::int32_t n = in.nodes(), t = in.tasks(), z = in.zones();
     rate_row_ = n;
     zone_row_ = n + t;
-    thermal_row_ = n + t + z;
-    power_row_ = n + t + 2 * z;
+    power_row_ = n + t + z;
+    thermal_row_of_zone_.assign(std::size_t(z), -1);
     std::vector<CoinBigIndex> starts{0};
     std::vector<int> rows;
     std::vector<double> values, lower, upper, cost;
@@ -108,16 +109,9 @@ class BoundLp {
     }
     first_power_column_ = std::int32_t(lower.size());
     const RoomResponse& room = *in.room;
-    const Eigen::VectorXd row_max = room.rise.rowwise().maxCoeff();
     for (std::int32_t c = 0; c < z; ++c) {
       rows.push_back(zone_row_ + c);
       values.push_back(1);
-      for (std::int32_t r = 0; r < z; ++r) {
-        const double rise = room.rise(r, c);
-        if (rise >= 0 && rise <= drop_below * row_max(r)) continue;  // dropping loosens the row
-        rows.push_back(thermal_row_ + r);
-        values.push_back(room.rise(r, c));
-      }
       rows.push_back(power_row_);
       values.push_back(1 + room.removal(c));  // set per interval
       column(0, COIN_DBL_MAX, 0);
@@ -128,27 +122,104 @@ class BoundLp {
       row_upper[std::size_t(j)] =
           levels > 0 ? 1.0 : in.node_first_core[std::size_t(j) + 1] - in.node_first_core[std::size_t(j)];
     }
-    Eigen::VectorXd zone_static = Eigen::VectorXd::Zero(z);
-    for (std::int32_t j = 0; j < n; ++j) zone_static(in.node_zone[std::size_t(j)]) += in.node_static_w[std::size_t(j)];
-    for (std::int32_t c = 0; c < z; ++c) row_lower[std::size_t(zone_row_ + c)] = row_upper[std::size_t(zone_row_ + c)] = zone_static(c);
+    zone_static_ = Eigen::VectorXd::Zero(z);
+    for (std::int32_t j = 0; j < n; ++j) zone_static_(in.node_zone[std::size_t(j)]) += in.node_static_w[std::size_t(j)];
+    for (std::int32_t c = 0; c < z; ++c) row_lower[std::size_t(zone_row_ + c)] = row_upper[std::size_t(zone_row_ + c)] = zone_static_(c);
+    idle_rise_ = room.rise * zone_static_;
+    monotone_ = room.rise.minCoeff() >= 0 && room.removal.minCoeff() >= 0;
     const CoinPackedMatrix matrix(true, int(row_count), int(lower.size()), CoinBigIndex(values.size()), values.data(),
                                   rows.data(), starts.data(), nullptr);
     lp_.setLogLevel(0);
     lp_.loadProblem(matrix, lower.data(), upper.data(), cost.data(), row_lower.data(), row_upper.data());
+    if (!lazy_rows) {
+      for (std::int32_t r = 0; r < z; ++r) add_thermal_row(r);
+    }
   }
 
-  /// The LP's optimum for outlets in [a, b]; -inf when it is infeasible.
+  /// The LP's optimum for outlets in [a, b]; -inf when it is infeasible. The thermal rows are
+  /// dense (every zone heats every inlet) and make Clp's factorizations dense, yet few of them
+  /// bind: they are generated lazily. Each round solves the LP with the rows generated so far (a
+  /// relaxation: fewer <= rows), then adds the rows of the zones whose inlet its solution puts
+  /// above the redline, until it puts none there. Then the solution meets every row, so the
+  /// relaxation's optimum is the whole LP's; a round's value is a valid bound in any case.
   double solve(double a, double b) {
     const RoomResponse& room = *in_.room;
     const double cop = rate_crac_cop(b);
+    a_ = a;
     for (std::int32_t r = 0; r < in_.zones(); ++r) {
-      lp_.setRowUpper(thermal_row_ + r, in_.config.redline_c - room.supply_share(r) * a);
+      if (thermal_row_of_zone_[std::size_t(r)] >= 0) lp_.setRowUpper(thermal_row_of_zone_[std::size_t(r)], inlet_limit(r));
     }
     for (std::int32_t c = 0; c < in_.zones(); ++c) {
       lp_.modifyCoefficient(power_row_, first_power_column_ + c, 1 + room.removal(c) / cop);
     }
     const double h = room.removal_per_k;
-    lp_.setRowUpper(power_row_, in_.config.power_budget_w - std::min(h * a, h * b) / cop);
+    const double power_limit = in_.config.power_budget_w - std::min(h * a, h * b) / cop;
+    lp_.setRowUpper(power_row_, power_limit);
+    if (monotone_ && !idle_meets(cop, power_limit)) return -std::numeric_limits<double>::infinity();
+    while (true) {
+      const double value = solve_relaxation();
+      if (!std::isfinite(value) || !add_violated_rows()) return value;
+    }
+  }
+
+  /// Thermal rows generated so far.
+  std::int32_t thermal_rows() const { return thermal_rows_; }
+
+ private:
+  double inlet_limit(std::int32_t zone) const { return in_.config.redline_c - in_.room->supply_share(zone) * a_; }
+
+  /// Whether every core off (x = 0, zone powers at their static S) meets the inlet rows and the
+  /// power row. When rises and heat removal are non-negative, every row grows with the zone
+  /// powers and every allocation has P >= S (APC >= 0), so if x = 0 breaks a row by more than
+  /// rounding, every allocation does: the LP is infeasible, proven without Clp (whose dual simplex
+  /// from an earlier basis can take minutes to prove it on oxley1080).
+  bool idle_meets(double cop, double power_limit) const {
+    const RoomResponse& room = *in_.room;
+    for (std::int32_t r = 0; r < in_.zones(); ++r) {
+      if (idle_rise_(r) > inlet_limit(r) + kIdleSlack) return false;
+    }
+    const double idle_w = zone_static_.sum() + room.removal.dot(zone_static_) / cop;
+    return idle_w <= power_limit + kIdleSlack * std::max(1.0, std::abs(power_limit));
+  }
+
+  /// Adds the rows of the zones without one whose inlet (full row) the current solution puts
+  /// above the redline, the worst first, at most kRowsPerRound; false when there is none.
+  bool add_violated_rows() {
+    const RoomResponse& room = *in_.room;
+    const std::int32_t z = in_.zones();
+    const Eigen::VectorXd power = Eigen::Map<const Eigen::VectorXd>(lp_.primalColumnSolution() + first_power_column_, z);
+    const Eigen::VectorXd inlet = room.rise * power;
+    std::vector<std::pair<double, std::int32_t>> violated;
+    for (std::int32_t r = 0; r < z; ++r) {
+      const double excess = inlet(r) - inlet_limit(r);
+      if (thermal_row_of_zone_[std::size_t(r)] < 0 && excess > kInletToleranceK) violated.emplace_back(-excess, r);
+    }
+    if (violated.empty()) return false;
+    const std::size_t count = std::min(violated.size(), kRowsPerRound);
+    std::partial_sort(violated.begin(), violated.begin() + std::ptrdiff_t(count), violated.end());
+    for (std::size_t k = 0; k < count; ++k) add_thermal_row(violated[k].second);
+    return true;
+  }
+
+  /// Zone r's inlet row, sum_c rise(r, c) P_c <= T_red - s_r a. Entries below drop_below of the
+  /// row's largest are left out: a smaller left-hand side of a <= row over P >= 0 only loosens it.
+  void add_thermal_row(std::int32_t r) {
+    const RoomResponse& room = *in_.room;
+    const double row_max = room.rise.row(r).maxCoeff();
+    std::vector<int> columns;
+    std::vector<double> values;
+    for (std::int32_t c = 0; c < in_.zones(); ++c) {
+      const double rise = room.rise(r, c);
+      if (rise >= 0 && rise <= drop_below_ * row_max) continue;
+      columns.push_back(first_power_column_ + c);
+      values.push_back(rise);
+    }
+    lp_.addRow(int(columns.size()), columns.data(), values.data(), -COIN_DBL_MAX, inlet_limit(r));
+    thermal_row_of_zone_[std::size_t(r)] = lp_.numberRows() - 1;
+    ++thermal_rows_;
+  }
+
+  double solve_relaxation() {
     if (solved_) {
       lp_.dual();  // only bounds and one row changed: the last basis stays nearly dual feasible
     } else {
@@ -166,17 +237,32 @@ class BoundLp {
     return -lp_.objectiveValue();
   }
 
- private:
+  static constexpr std::size_t kRowsPerRound = 64;
+  /// Rounding allowed to the idle check (K, and relative W): only ever in favour of solving.
+  static constexpr double kIdleSlack = 1e-9;
+  /// An inlet this far above its limit counts as met. Only when to stop depends on it, not
+  /// validity: every value returned is the optimum of a relaxation of the LP.
+  static constexpr double kInletToleranceK = 1e-7;
+
   const RateInstance& in_;
+  double drop_below_;
   ClpSimplex lp_;
-  std::int32_t rate_row_ = 0, zone_row_ = 0, thermal_row_ = 0, power_row_ = 0;
+  std::int32_t rate_row_ = 0, zone_row_ = 0, power_row_ = 0;
   std::int32_t first_power_column_ = 0;
+  std::vector<int> thermal_row_of_zone_;  ///< its LP row, -1 until generated
+  std::int32_t thermal_rows_ = 0;
+  Eigen::VectorXd zone_static_, idle_rise_;  ///< S per zone, rise . S
+  bool monotone_ = false;                    ///< rise >= 0 and removal >= 0 (idle_meets' premise)
+  double a_ = 0;
   bool solved_ = false;
 };
 
 struct Interval {
   double a, b, value;
 };
+
+/// LP values this close (relative) count as equal: the stop on a plateau loses no more.
+constexpr double kPlateauTolerance = 1e-9;
 
 }  // namespace
 
@@ -197,7 +283,7 @@ RewardBound rate_reward_bound(const RateInstance& in, const BoundOptions& o) {
   const RoomLoad idle(in, zone_static);
   const double lo = in.config.crac_out_min_c, hi = idle.highest_crac_out_c() + 1e-6;
   if (hi < lo) return done();
-  BoundLp lp(in, o.drop_below, o.colocation_levels);
+  BoundLp lp(in, o.drop_below, o.colocation_levels, o.lazy_inlet_rows);
   const auto solve = [&](double a, double b) {
     const Interval i{a, b, lp.solve(a, b)};
     ++out.lps;
@@ -209,14 +295,21 @@ RewardBound rate_reward_bound(const RateInstance& in, const BoundOptions& o) {
     intervals.push_back(solve(lo + (hi - lo) * k / o.initial_intervals, lo + (hi - lo) * (k + 1) / o.initial_intervals));
   }
   const auto by_value = [](const Interval& x, const Interval& y) { return x.value < y.value; };
-  while (out.lps + 2 <= o.max_lps) {
+  std::int32_t splits = 0;
+  while (o.initial_intervals + 2 * (splits + 1) <= o.max_lps) {
     auto top = std::max_element(intervals.begin(), intervals.end(), by_value);
     if (!std::isfinite(top->value) || top->b - top->a < o.min_width_k) break;
+    // Every interval [a', b'] holding t relaxes the LP at the single outlet t (thermal rows at
+    // a' <= t, CoP(b') >= CoP(t), min(h a', h b') <= h t), so however the range is cut, the
+    // bound stays >= LP(t, t). When that equals the top value, no split can lower the bound.
+    const double mid = (top->a + top->b) / 2;
+    if (solve(mid, mid).value >= top->value - kPlateauTolerance * std::abs(top->value)) break;
+    ++splits;
     const Interval whole = *top;
-    const double mid = (whole.a + whole.b) / 2;
     *top = solve(whole.a, mid);
     intervals.push_back(solve(mid, whole.b));
   }
+  out.thermal_rows = lp.thermal_rows();
   const Interval best = *std::max_element(intervals.begin(), intervals.end(), by_value);
   if (!std::isfinite(best.value)) return done();
   out.feasible = true;

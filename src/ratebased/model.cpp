@@ -19,18 +19,9 @@ bool within_budget(const RateConfig& c, double total_w) { return total_w <= c.po
 RoomResponse room_response(const CracNodeModel& model) {
   const Eigen::Index z = model.zones(), c = model.cracs();
   RoomResponse r;
-  r.rise.resize(z, z);
-  r.removal.resize(z);
-  Eigen::VectorXd power = Eigen::VectorXd::Zero(z);
-  const Eigen::VectorXd cold = Eigen::VectorXd::Zero(c);
-  for (Eigen::Index k = 0; k < z; ++k) {
-    power(k) = 1;
-    const CracNodeModel::Solution s = model.solve(power, cold);
-    r.rise.col(k) = s.node_in_c;
-    r.removal(k) = s.removed_heat_w;
-    power(k) = 0;
-  }
-  const CracNodeModel::Solution s = model.solve(power, Eigen::VectorXd::Ones(c));
+  r.rise = model.inlet_rise_per_w();
+  r.removal = model.removed_heat_per_w(r.rise);
+  const CracNodeModel::Solution s = model.solve(Eigen::VectorXd::Zero(z), Eigen::VectorXd::Ones(c));
   r.supply_share = s.node_in_c;
   r.removal_per_k = s.removed_heat_w;
   if (r.supply_share.minCoeff() <= 0) throw InputError("rate-based model: a node inlet draws no CRAC air at all");

@@ -304,4 +304,20 @@ CracNodeModel::Solution CracNodeModel::solve(const Eigen::VectorXd& power, const
   return s;
 }
 
+Matrix CracNodeModel::inlet_rise_per_w(unsigned threads) const {
+  // heat_distribution_from_recirculation(a, 1) = (I - a^T)^-1 - I: with a = A_nn^T that is
+  // (I - A_nn)^-1 - I, the transpose of what is wanted.
+  const std::vector<double> ones(std::size_t(n_), 1.0);
+  Matrix x = heat_distribution_from_recirculation(Matrix(a_nn_t_), ones, threads);
+  x.transposeInPlace();
+  for (Eigen::Index z = 0; z < n_; ++z) x.col(z) /= node_rate_(z);
+  return x;
+}
+
+Eigen::VectorXd CracNodeModel::removed_heat_per_w(const Matrix& rise) const {
+  // removed = crac_rate . (A_nc^T (T_in + q)) at outlets 0, with T_in = rise P and q = Q^-1 P.
+  const Eigen::VectorXd to_cracs = a_nc_t_.transpose() * crac_rate_;
+  return rise.transpose() * to_cracs + to_cracs.cwiseQuotient(node_rate_);
+}
+
 }  // namespace dcsweep

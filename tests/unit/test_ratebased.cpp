@@ -441,6 +441,86 @@ TEST(RateBased, BelowARedlineThresholdNothingMeetsTheBudget) {
   EXPECT_TRUE(rate_reward_bound(reduced("hybrid", 0, 0.4, 30)).feasible);
 }
 
+/// rise, removal and supply share of room_response against the CRAC + node model's own solves.
+void expect_response_matches_solves(const CracNodeModel& model, Eigen::Index step) {
+  const RoomResponse r = room_response(model);
+  const Eigen::Index z = model.zones();
+  for (Eigen::Index k = 0; k < z; k += step) {
+    Eigen::VectorXd power = Eigen::VectorXd::Zero(z);
+    power(k) = 1000;
+    const Eigen::VectorXd outlet = Eigen::VectorXd::Constant(model.cracs(), 12.0);
+    const CracNodeModel::Solution s = model.solve(power, outlet);
+    const Eigen::VectorXd linear = r.supply_share * 12.0 + r.rise.col(k) * 1000;
+    EXPECT_LT((s.node_in_c - linear).cwiseAbs().maxCoeff(), 1e-9) << k;
+    EXPECT_NEAR(s.removed_heat_w, r.removal(k) * 1000 + r.removal_per_k * 12.0, 1e-9 * 1000) << k;
+  }
+}
+
+TEST(RateBased, RoomResponseIsTheModelsLinearMap) {
+  expect_response_matches_solves(*reduced_room(0).model, 1);  // 12 zones: by LU
+  expect_response_matches_solves(*reduced_room(1).model, 1);
+  ParamSet params(simulation_catalog());  // 1,152 zones: by blocks
+  params.set("platform", std::string("room"));
+  test::set_room_layout(params, 4, 18, 16);
+  params.set("room_node_types", std::string("xeon_e3_1225v3:1,xeon_e5649:1,xeon_e5_2697v2:1"));
+  params.set("thermal_model", std::string("crac_node"));
+  const Platform platform = *platform_registry().at("room").make({params, {}}, TraceHint{});
+  expect_response_matches_solves(*build_heat_distribution(platform, params).crac_node, 97);
+}
+
+TEST(RateBased, LazyInletRowsGiveTheFullLpsBound) {
+  // Where the redline binds (the bound falls with it), the bound from lazily generated inlet rows
+  // is the one of the LP holding every zone's row, and needs only some of them.
+  double previous = std::numeric_limits<double>::infinity();
+  for (const double redline : {8.0, 7.5, 7.0}) {  // a budget that never binds, a redline that does
+    const RateInstance in = reduced("cpu_intensive", 0, 100, redline);
+    BoundOptions full;
+    full.lazy_inlet_rows = false;
+    const RewardBound lazy = rate_reward_bound(in), all = rate_reward_bound(in, full);
+    ASSERT_TRUE(lazy.feasible) << redline;
+    EXPECT_NEAR(lazy.reward_rate, all.reward_rate, 1e-7 * all.reward_rate) << redline;
+    EXPECT_GT(lazy.thermal_rows, 0) << redline;
+    EXPECT_LT(lazy.thermal_rows, all.thermal_rows) << redline;
+    EXPECT_LT(lazy.reward_rate, previous * (1 - 1e-3)) << redline;
+    previous = lazy.reward_rate;
+  }
+}
+
+TEST(RateBased, BoundStopsOnAPlateauNoFinerCutGoesBelow) {
+  // Neither the budget nor the redline binds: the LP has the same value over a range of outlets,
+  // so the bound stops early, and 40 fine intervals (no splits, no plateau test) are no tighter.
+  const RateInstance in = reduced("cpu_intensive", 0, 100, 30);
+  const RewardBound bound = rate_reward_bound(in);
+  BoundOptions fine;
+  fine.initial_intervals = fine.max_lps = 40;
+  const RewardBound finer = rate_reward_bound(in, fine);
+  EXPECT_LT(bound.lps, 8);
+  EXPECT_LE(bound.reward_rate, finer.reward_rate * (1 + 1e-9));
+  EXPECT_GE(bound.reward_rate, finer.reward_rate * (1 - 1e-3));  // a plateau, not a lucky cut
+}
+
+TEST(RateBased, BoundCallsAnIntervalInfeasibleOnlyWhenTheIdleRoomBreaksARow) {
+  // A binding budget: the coldest outlets cost too much cooling for even the idle room. Every
+  // interval reported infeasible has every core off already over the budget at CoP(b) or an
+  // inlet over the redline at a (then every allocation is: rows grow with power); some are.
+  const RateInstance in = reduced("hybrid", 0, 0.4, 20);
+  const Eigen::VectorXd idle = zone_power_w(in, idle_allocation(in));
+  const RoomResponse& room = *in.room;
+  std::int32_t infeasible = 0, feasible = 0;
+  BoundOptions o;
+  o.on_lp = [&](double a, double b, double value, double) {
+    const double cop = rate_crac_cop(b), h = room.removal_per_k;
+    const double idle_w = idle.sum() + (room.removal.dot(idle) + std::min(h * a, h * b)) / cop;
+    const double hottest = (room.supply_share * a + room.rise * idle).maxCoeff();
+    const bool idle_breaks = idle_w > in.config.power_budget_w || hottest > in.config.redline_c;
+    EXPECT_EQ(std::isfinite(value), !idle_breaks) << a << " " << b;
+    ++(std::isfinite(value) ? feasible : infeasible);
+  };
+  EXPECT_TRUE(rate_reward_bound(in, o).feasible);
+  EXPECT_GT(infeasible, 0);
+  EXPECT_GT(feasible, 0);
+}
+
 TEST(RateBased, RewardGrowsWithTheBudgetUntilItSaturates) {
   // Arrival rates the reduced room can serve (1/200 of the shipped, oxley1080-sized ones): the
   // bound and the techniques grow with phi; the bound then stays at sum r lambda.

@@ -14,8 +14,10 @@
 //    bounds every allocation with tc in [a, b];
 //  - tc lies in [crac_out_min_c, the hottest outlet with only static power] (rises only grow with
 //    power); that range is cut into intervals and the interval with the largest LP value split
-//    again (branch and bound on tc) until it is narrower than min_width_k or max_lps LPs were
-//    solved: the largest value over the intervals left is the bound.
+//    again (branch and bound on tc) until it is narrower than min_width_k, max_lps LPs were
+//    solved on intervals, or the LP at the single outlet in its middle reaches its value (no cut
+//    can go below that: a plateau): the largest value over the intervals left is the bound.
+// The inlet rows are generated lazily (only those some LP solution violates; see BoundLp::solve).
 // Per (task, node type) only P-states on the upper concave hull of (APC, ECS) (with the origin,
 // "off") and allowed by Eq. 10 are kept: any mix of the others is dominated. LPs by Clp, each
 // warm-started from the previous basis.
@@ -27,7 +29,7 @@ namespace dcsweep {
 
 struct BoundOptions {
   std::int32_t initial_intervals = 4;
-  std::int32_t max_lps = 12;
+  std::int32_t max_lps = 12;  ///< LPs on intervals (each split's test at one outlet not counted)
   double min_width_k = 0.02;
   /// Thermal-row entries rise(z, z') below this share of row z's largest are left out: a
   /// smaller left-hand side of a <= row only loosens it, so the bound stays valid, and the LP
@@ -39,6 +41,9 @@ struct BoundOptions {
   /// most 1 / (1 + slope (L_k - mi_max)^+) of their ECS: a disjunctive (convex-hull) relaxation
   /// of RR itself, tighter than NERR's, with l times the columns.
   std::int32_t colocation_levels = 0;
+  /// Inlet rows only as LP solutions violate them (true), or every zone's from the start: the
+  /// same optimum (BoundLp::solve), much slower on a large room; for checking.
+  bool lazy_inlet_rows = true;
   /// Called after each LP: (a, b, its value or -inf, seconds since the start).
   std::function<void(double, double, double, double)> on_lp;
 };
@@ -48,6 +53,7 @@ struct RewardBound {
   double reward_rate = 0;    ///< the bound (0 when infeasible)
   double crac_out_low_c = 0, crac_out_high_c = 0;  ///< the interval attaining it
   std::int32_t lps = 0;
+  std::int32_t thermal_rows = 0;  ///< inlet rows the LPs needed (generated lazily, of one per zone)
   double seconds = 0;
 };
 

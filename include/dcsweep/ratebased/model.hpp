@@ -35,7 +35,7 @@ struct RoomResponse {
   Eigen::VectorXd removal;       ///< w, per zone
   double removal_per_k = 0;      ///< h, W per K of outlet temperature
 };
-/// Z + 1 solves of `model`.
+/// The dense map of `model` (CracNodeModel::inlet_rise_per_w) and one solve for the supply shares.
 RoomResponse room_response(const CracNodeModel& model);
 
 /// CoP(T) = 0.0068 T^2 + 0.0008 T + 0.458 ([P3] Sec. 5.2).
