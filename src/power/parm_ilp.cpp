@@ -22,6 +22,16 @@
 //    the undecided running jobs need), when the Lagrangian bound above (O(1), incremental)
 //    cannot beat the incumbent, and then when the surrogate LP bound of the undecided jobs over
 //    the residual capacity (the greedy of 2 on the precomputed increments) cannot.
+// 6. When 5 branches more than search_node_limit nodes (kParmSearchNodeLimit; random 200-job decisions need
+//    <= 60,000) (real decisions: many running jobs whose
+//    options differ by little, where depth-first search cannot prune: 78 million nodes on one of 41
+//    jobs), the node row is solved exactly by dynamic programming over the free node counts
+//    instead, with the power row priced at a multiplier mu (Lagrangian relaxation, integral in the
+//    node row, so at least as strong as the LP bound): mu W + max sum (v - mu w) x is an upper
+//    bound for every mu >= 0, and a DP choice that fits the watts is feasible. mu = 0 settles the
+//    common case (the watts do not bind: the DP choice is optimal); otherwise mu is bisected for
+//    the least bound, and when that bound still beats the best choice found, 5 runs again from
+//    that incumbent without the limit.
 // "Beat" means by more than 1e-10 relative: the result is optimal within that.
 #include "dcsweep/power/parm_ilp.hpp"
 
@@ -40,6 +50,8 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kRelTol = 1e-10;
 constexpr std::int32_t kNone = ParmSolution::kNone;
+/// Largest DP table (jobs x node counts) section 6 builds: 2 bytes each.
+constexpr std::size_t kDpCellLimit = std::size_t{1} << 27;
 
 /// Whether `bound` can beat `best` by more than the tolerance.
 bool beats(double bound, double best) { return best == -kInf || bound > best + kRelTol * std::abs(best); }
@@ -349,11 +361,17 @@ class BranchAndBound {
     lagrangian_root_ = fixed.v + c.lambda * (1 - c.ws.of(fixed)) + suffix_max_rc_[0];
   }
 
-  void run() { search(0, fixed_.v, fixed_.n, fixed_.w, 0); }
+  /// False when it stopped at `node_limit` nodes (the incumbent is then not proven optimal).
+  bool run(std::uint64_t node_limit) {
+    limit_ = node_limit;
+    search(0, fixed_.v, fixed_.n, fixed_.w, 0);
+    return nodes_ <= limit_;
+  }
   std::uint64_t nodes() const { return nodes_; }
 
  private:
   void search(std::size_t d, double v, double n, double w, double rc_loss) {
+    if (nodes_ > limit_) return;
     if (n + suffix_need_n_[d] > c_.cap_n || w + suffix_need_w_[d] > c_.cap_w) return;
     if (!beats(lagrangian_root_ - rc_loss, best_.value)) return;
     if (d == jobs_.size()) {
@@ -397,8 +415,129 @@ class BranchAndBound {
   std::vector<std::vector<const Item*>> choices_;
   std::vector<const Item*> path_;
   double lagrangian_root_ = 0;
-  std::uint64_t nodes_ = 0;
+  std::uint64_t nodes_ = 0, limit_ = 0;
 };
+
+/// Section 6 above: the free jobs' node row solved exactly by dynamic programming over the node
+/// counts above the running jobs' least (table entries: the candidate taken), watts priced at mu.
+class NodeDp {
+ public:
+  struct Choice {
+    double value = 0, watts = 0;  ///< the picks' true totals
+    double bound = kInf;          ///< mu W + the DP optimum: no choice of these jobs is worth more
+    std::vector<const Item*> pick;  ///< per job (nullptr: nothing)
+  };
+
+  NodeDp(const std::vector<Job>& jobs, double capacity) : jobs_(jobs) {
+    for (const Job& job : jobs) {
+      double least = kInf;
+      for (const Item& i : job.items) least = std::min(least, i.n);
+      base_.push_back(job.must ? least : 0.0);
+      capacity -= base_.back();
+    }
+    capacity_ = capacity;
+  }
+  /// Whether the table fits kDpCellLimit (and some choice fits the nodes at all).
+  bool usable() const {
+    return capacity_ >= 0 && double(jobs_.size()) * (capacity_ + 1) <= double(kDpCellLimit);
+  }
+
+  Choice solve(double mu, double cap_w) {
+    const std::size_t width = std::size_t(capacity_) + 1;
+    std::vector<double> f(width, 0.0), g(width);
+    from_.assign(jobs_.size() * width, 0);
+    candidates_.resize(jobs_.size());
+    for (std::size_t k = 0; k < jobs_.size(); ++k) {
+      const std::vector<Candidate>& cands = candidates(k, mu);
+      std::uint16_t* from = &from_[k * width];
+      for (std::size_t cap = 0; cap < width; ++cap) {
+        double best = -kInf;
+        for (std::size_t q = 0; q < cands.size() && cands[q].dn <= cap; ++q) {
+          const double val = f[cap - cands[q].dn] + cands[q].val;
+          if (val > best) best = val, from[cap] = std::uint16_t(q);
+        }
+        g[cap] = best;
+      }
+      f.swap(g);
+    }
+    Choice out;
+    out.bound = f.back() + mu * cap_w;
+    out.pick.assign(jobs_.size(), nullptr);
+    for (std::size_t k = jobs_.size(), cap = width - 1; k-- > 0;) {
+      const Candidate& taken = candidates_[k][from_[k * width + cap]];
+      out.pick[k] = taken.item;
+      cap -= taken.dn;
+      if (taken.item) out.value += taken.item->v, out.watts += taken.item->w;
+    }
+    return out;
+  }
+
+ private:
+  struct Candidate {
+    std::size_t dn;  ///< nodes above the job's base
+    double val;      ///< v - mu w
+    const Item* item;  ///< nullptr: nothing
+  };
+
+  /// Job k's candidates by increasing dn and strictly increasing val (a wider one worth no more
+  /// never helps: the table is "at most this many nodes").
+  const std::vector<Candidate>& candidates(std::size_t k, double mu) {
+    std::vector<Candidate>& out = candidates_[k];
+    out.clear();
+    if (!jobs_[k].must) out.push_back({0, 0.0, nullptr});
+    for (const Item& i : jobs_[k].items) out.push_back({std::size_t(i.n - base_[k]), i.v - mu * i.w, &i});
+    std::stable_sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) {
+      return a.dn != b.dn ? a.dn < b.dn : a.val > b.val;
+    });
+    std::size_t kept = 0;
+    for (const Candidate& c : out) {
+      if (kept == 0 || c.val > out[kept - 1].val) out[kept++] = c;
+    }
+    out.resize(std::min<std::size_t>(kept, 65535));  // node levels are far fewer
+    return out;
+  }
+
+  const std::vector<Job>& jobs_;
+  std::vector<double> base_;
+  double capacity_ = 0;
+  std::vector<std::uint16_t> from_;
+  std::vector<std::vector<Candidate>> candidates_;
+};
+
+/// Section 6 above over the free jobs: improves `best` with the DP choices that fit the watts, and
+/// returns whether best is then proven optimal (no mu's bound beats it).
+bool settle_by_node_dp(const Context& c, const std::vector<Job>& free, const Item& fixed,
+                       const std::vector<std::pair<std::int32_t, std::int32_t>>& fixed_choice, Incumbent& best) {
+  NodeDp dp(free, c.cap_n - fixed.n);
+  if (!dp.usable()) return false;
+  const double cap_w = c.cap_w - fixed.w;
+  double least_bound = kInf;
+  auto try_mu = [&](double mu) {
+    const NodeDp::Choice choice = dp.solve(mu, cap_w);
+    least_bound = std::min(least_bound, fixed.v + choice.bound);
+    const bool fits = choice.watts <= cap_w;
+    if (fits && fixed.v + choice.value > best.value) {
+      best.value = fixed.v + choice.value;
+      std::fill(best.choice.begin(), best.choice.end(), kNone);
+      for (const auto& [job, option] : fixed_choice) best.choice[std::size_t(job)] = option;
+      for (std::size_t k = 0; k < free.size(); ++k) {
+        if (choice.pick[k]) best.choice[std::size_t(free[k].id)] = choice.pick[k]->option;
+      }
+    }
+    return fits;
+  };
+  if (try_mu(0)) return true;  // the watts do not bind: the node row's optimum is the optimum
+  double lo = 0, hi = 0;
+  for (const Job& job : free) {
+    for (const Item& i : job.items) hi = std::max(hi, i.w > 0 ? i.v / i.w : 0.0);
+  }
+  hi = hi * 2 + 1;  // above every item's value per watt: the DP takes the least watts it can
+  for (int it = 0; it < 40 && beats(least_bound, best.value); ++it) {
+    const double mid = (lo + hi) / 2;
+    (try_mu(mid) ? hi : lo) = mid;
+  }
+  return !beats(least_bound, best.value);
+}
 
 ParmSolution infeasible_solution() { return ParmSolution{}; }
 
@@ -442,7 +581,7 @@ ParmSolution evaluate_parm_choice(const ParmInstance& in, std::vector<std::int32
   return s;
 }
 
-ParmSolution solve_parm_ilp(const ParmInstance& in) {
+ParmSolution solve_parm_ilp(const ParmInstance& in, std::uint64_t search_node_limit) {
   check_parm_instance(in);
   const double cap_w = in.power_budget_w * (1 + 1e-12) + 1e-9;  // ParmInstance::power_fits
   std::optional<std::vector<Job>> reduced = reduce(in, cap_w);
@@ -494,11 +633,18 @@ ParmSolution solve_parm_ilp(const ParmInstance& in) {
     for (const std::size_t k : order) sorted.push_back(std::move(free[k]));
     free = std::move(sorted);
   }
-  BranchAndBound search(c, std::move(free), fixed, std::move(fixed_choice), best);
-  search.run();
+  const std::vector<Job> free_jobs = free;  // section 6 may need them after the search took its copy
+  BranchAndBound search(c, std::move(free), fixed, fixed_choice, best);
+  std::uint64_t search_nodes = 0;
+  if (!search.run(search_node_limit) && !settle_by_node_dp(c, free_jobs, fixed, fixed_choice, best)) {
+    BranchAndBound again(c, free_jobs, fixed, fixed_choice, best);
+    again.run(std::numeric_limits<std::uint64_t>::max());
+    search_nodes = again.nodes();
+  }
+  search_nodes += search.nodes();
   if (best.value == -kInf) return infeasible_solution();
   ParmSolution out = evaluate_parm_choice(in, best.choice);
-  out.search_nodes = search.nodes();
+  out.search_nodes = search_nodes;
   if (!out.feasible) throw SimulationError("PARM ILP: the branch and bound returned an infeasible choice");
   return out;
 }
