@@ -10,6 +10,7 @@
 // machine and makes both rows bind.
 // --instance FILE (repeatable; parm_ilp_io.cpp's text, .gz allowed) times saved real decisions instead.
 //   bench_parm [--instances I] [--jobs J] [--running R] [--alpha A] [--nodes N] [--instance FILE]...
+//              [--search-node-limit L]
 //              [--no-cbc] [--verbose]
 #include <algorithm>
 #include <chrono>
@@ -60,6 +61,7 @@ int main(int argc, char** argv) {
   std::int64_t nodes = 40960;
   bool cbc = true, verbose = false;
   std::vector<std::string> files;
+  std::uint64_t limit = dcsweep::kParmSearchNodeLimit;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--instances" && i + 1 < argc) instances = std::stoi(argv[++i]);
@@ -68,6 +70,7 @@ int main(int argc, char** argv) {
     if (arg == "--alpha" && i + 1 < argc) alpha = std::stod(argv[++i]);
     if (arg == "--nodes" && i + 1 < argc) nodes = std::stoll(argv[++i]);
     if (arg == "--instance" && i + 1 < argc) files.emplace_back(argv[++i]);
+    if (arg == "--search-node-limit" && i + 1 < argc) limit = std::stoull(argv[++i]);
     if (arg == "--no-cbc") cbc = false;
     if (arg == "--verbose") verbose = true;
   }
@@ -80,7 +83,7 @@ int main(int argc, char** argv) {
     const ParmInstance in = files.empty() ? intrepid_decision(std::uint64_t(k), jobs, running, alpha, nodes)
                                           : read_parm_instance_file(files[std::size_t(k)]);
     auto t0 = Clock::now();
-    const ParmSolution fast = solve_parm_ilp(in);
+    const ParmSolution fast = solve_parm_ilp(in, limit);
     fast_s.push_back(bench::seconds_since(t0));
     search_nodes.push_back(double(fast.search_nodes));
     if (verbose) std::printf("  instance %d: %.2f ms, %llu search nodes\n", k, 1e3 * fast_s.back(), static_cast<unsigned long long>(fast.search_nodes));

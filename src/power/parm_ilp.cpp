@@ -22,16 +22,15 @@
 //    the undecided running jobs need), when the Lagrangian bound above (O(1), incremental)
 //    cannot beat the incumbent, and then when the surrogate LP bound of the undecided jobs over
 //    the residual capacity (the greedy of 2 on the precomputed increments) cannot.
-// 6. When 5 branches more than search_node_limit nodes (kParmSearchNodeLimit; random 200-job decisions need
-//    <= 60,000) (real decisions: many running jobs whose
-//    options differ by little, where depth-first search cannot prune: 78 million nodes on one of 41
-//    jobs), the node row is solved exactly by dynamic programming over the free node counts
-//    instead, with the power row priced at a multiplier mu (Lagrangian relaxation, integral in the
-//    node row, so at least as strong as the LP bound): mu W + max sum (v - mu w) x is an upper
-//    bound for every mu >= 0, and a DP choice that fits the watts is feasible. mu = 0 settles the
-//    common case (the watts do not bind: the DP choice is optimal); otherwise mu is bisected for
-//    the least bound, and when that bound still beats the best choice found, 5 runs again from
-//    that incumbent without the limit.
+// 6. When 5 branches more than search_node_limit nodes (kParmSearchNodeLimit; random 200-job
+//    decisions need up to 60,000; real decisions with many running jobs whose options differ by
+//    little cannot be pruned: 78 million nodes on one of 41 jobs), the node row is solved exactly
+//    by dynamic programming over the free node counts instead, with the power row priced at a
+//    multiplier mu (Lagrangian relaxation, integral in the node row, so at least as strong as the
+//    LP bound): mu W + max sum (v - mu w) x bounds every choice for every mu >= 0, and a DP choice
+//    that fits the watts is feasible. mu = 0 settles the common case (the watts do not bind: the DP
+//    choice is optimal); otherwise mu is bisected for the least bound, and when that bound still
+//    beats the best choice found, 5 runs again from that incumbent without a limit.
 // "Beat" means by more than 1e-10 relative: the result is optimal within that.
 #include "dcsweep/power/parm_ilp.hpp"
 

@@ -238,7 +238,8 @@ ParmInstance saved_decision(const std::string& name) {
 // Real decisions saved from simulations (write_parm_instance) where the branch and bound alone
 // needed tens of millions of nodes: the search node limit hands them to the node-row DP.
 TEST(ParmIlp, SavedRealDecisionsEqualCbc) {
-  for (const char* name : {"parm_decision_wse_set3_g02_t1169.txt.gz"}) {
+  for (const char* name : {"parm_decision_wse_set3_g02_t1169.txt.gz", "parm_decision_wse_set3_g02_t16393-386.txt.gz",
+                           "parm_decision_wse_set3_g02_t31561-157.txt.gz"}) {
     const ParmInstance in = saved_decision(name);
     const ParmSolution fast = solve_parm_ilp(in), cbc = solve_parm_ilp_cbc(in);
     ASSERT_TRUE(fast.feasible && cbc.feasible) << name;

@@ -69,7 +69,7 @@ ParmSolution evaluate_parm_choice(const ParmInstance& instance, std::vector<std:
 
 /// Branch-and-bound nodes solve_parm_ilp spends before it settles the decision by dynamic
 /// programming over the node row instead (parm_ilp.cpp, section 6).
-inline constexpr std::uint64_t kParmSearchNodeLimit = 200'000;
+inline constexpr std::uint64_t kParmSearchNodeLimit = 20'000;
 
 /// An optimal solution (objective within 1e-10 relative of the optimum), or feasible = false.
 /// Ties between optimal choices are broken deterministically (same instance, same choice).
