@@ -26,7 +26,8 @@
 //                            parm_link_bandwidth_mb_s) + Eq. 21 boot time for an expand.
 //   baseline         [P2]'s SLURM-like baseline: EASY backfilling (sched/easy.cpp) on the trace
 //                    node counts at full power (the top cap level), on as many nodes as the budget
-//                    powers busy at that cap while the others idle (all of them when it suffices).
+//                    powers busy at that cap while the others idle (all of them when it suffices);
+//                    a job wider than those nodes runs on all of them (it would never start).
 //   naive            [P2] section VII-D: the same EASY with every job at parm_naive_cap_w, on as
 //                    many nodes as the budget powers at that cap (on a platform of
 //                    floor(budget / (cap + W_mem + W_base)) nodes, Table VI, that is all of them).
@@ -171,15 +172,16 @@ class BudgetView {
 };
 
 /// The real context, seen as a pool of `pool` nodes whose jobs run at one CPU cap: what the
-/// baselines' EASY schedules on.
+/// baselines' EASY schedules on. `jobs`: the jobs as the pool sees them (none wider than it).
 class PoolContext final : public SchedulingContext {
  public:
-  PoolContext(SchedulingContext& real, std::int32_t pool, double cap_w) : real_(real), pool_(pool), cap_w_(cap_w) {}
+  PoolContext(SchedulingContext& real, std::int32_t pool, double cap_w, std::span<const Job> jobs)
+      : real_(real), pool_(pool), cap_w_(cap_w), jobs_(jobs) {}
   double now() const override { return real_.now(); }
   std::int32_t free_nodes() const override {
     return std::max(0, real_.free_nodes() - (real_.machine().node_count() - pool_));
   }
-  std::span<const Job> jobs() const override { return real_.jobs(); }
+  std::span<const Job> jobs() const override { return jobs_; }
   const RunningSet& running() const override { return real_.running(); }
   bool reconfigure(JobIndex index, const JobConfig& config, double s) override { return real_.reconfigure(index, config, s); }
   const JobConfig& config(JobIndex index) const override { return real_.config(index); }
@@ -193,6 +195,7 @@ class PoolContext final : public SchedulingContext {
     if (config.nodes_of(job(index)) > free_nodes()) return false;
     JobConfig capped = config;
     if (std::isnan(capped.cpu_cap_w)) capped.cpu_cap_w = cap_w_;
+    capped.nodes = config.nodes_of(job(index));  // a clipped job runs on the pool's count
     return real_.start_if(index, capped, accept);
   }
 
@@ -200,6 +203,7 @@ class PoolContext final : public SchedulingContext {
   SchedulingContext& real_;
   std::int32_t pool_;
   double cap_w_;
+  std::span<const Job> jobs_;
 };
 
 /// baseline and naive: EASY on the nodes the budget powers busy at one cap.
@@ -213,15 +217,31 @@ class BudgetEasy final : public Scheduler {
   void submit(JobIndex index, const SchedulingContext& ctx) override { easy_->submit(index, ctx); }
   std::size_t queued() const override { return easy_->queued(); }
   void schedule(SchedulingContext& ctx) override {
-    PoolContext pool(ctx, budget_.pool_nodes(ctx, cap_w_), cap_w_);
-    easy_->schedule(pool);
+    const std::int32_t pool = budget_.pool_nodes(ctx, cap_w_);
+    PoolContext view(ctx, pool, cap_w_, clipped_jobs(ctx, std::max(pool, 1)));
+    easy_->schedule(view);
   }
 
  private:
+  /// The jobs with every width above `pool` cut to it: when the budget cannot power a job's trace
+  /// width at the baseline's cap (4.5 MW powers 32,581 of Intrepid's 40,960 nodes at 60 W), the
+  /// job runs on all the nodes that are powered (PASS: slower) instead of never starting.
+  std::span<const Job> clipped_jobs(const SchedulingContext& ctx, std::int32_t pool) {
+    const std::span<const Job> jobs = ctx.jobs();
+    if (clipped_.size() != jobs.size() || clipped_pool_ != pool) {
+      clipped_.assign(jobs.begin(), jobs.end());
+      for (Job& job : clipped_) job.nodes = std::min(job.nodes, pool);
+      clipped_pool_ = pool;
+    }
+    return clipped_;
+  }
+
   ParmSettings settings_;
   BudgetView budget_;
   std::unique_ptr<Scheduler> easy_;
   double cap_w_;
+  std::vector<Job> clipped_;
+  std::int32_t clipped_pool_ = -1;
 };
 
 /// What PARM knows of a job (from its PASS substream) and of its past.

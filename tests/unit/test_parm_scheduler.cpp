@@ -148,6 +148,17 @@ TEST(ParmScheduler, PowerNeverExceedsTheBudgetInAnyScheme) {
   }
 }
 
+TEST(ParmScheduler, BaselineRunsAJobWiderThanTheBudgetPowersOnAllPoweredNodes) {
+  const double budget = 32 * kIdleNodeW + 16 * 30.0;  // 16 of the 32 nodes at full power (60 W)
+  const ParmRun r = run(parm_scenario("baseline", 32, budget, {{0, 3600, 3600, 24}}));
+  ASSERT_EQ(r.result.report.value("jobs_completed"), 1);
+  const JobOutcome& o = r.result.jobs[0];
+  const PassJob pass = sample_pass_job({kWorkloadSeed, 0, 0}, 1, 24);
+  EXPECT_NEAR(o.end_s - o.start_s, 3600 * pass.time_fraction(16, 60) / pass.time_fraction(24, 60), 1e-6);
+  EXPECT_NEAR(o.node_seconds, 16 * (o.end_s - o.start_s), 1e-6);
+  EXPECT_LE(r.watch.max_w, budget * (1 + 1e-12));
+}
+
 TEST(ParmScheduler, OnlyWseResizesRunningJobsAndNommKeepsTraceSizes) {
   const std::int32_t nodes = 64;
   const auto jobs = draw_jobs(4, 40, nodes, 300);
