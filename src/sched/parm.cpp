@@ -15,8 +15,10 @@
 //                    rescaled from (max N, pass_reference_cap_w); a running one: its estimated
 //                    end, rescaled from its configuration). Chosen queued jobs start in queue
 //                    order with their (n, p); running jobs take their chosen cap at once.
-//                      nomm: a queued job offers only n = max N_j (the baseline's count); running
-//                            jobs keep n (Eq. 6), only caps change;
+//                      nomm: a queued job offers only n = min N_j ([P2] section VI-D: "the number of
+//                            nodes allocated to a job were the minimum number of nodes on which
+//                            the noSE and wSE versions can run the same job"); running jobs keep n
+//                            (Eq. 6), only caps change;
 //                      nose: moldable at start; running jobs keep n (Eq. 6);
 //                      wse:  running jobs may also shrink or expand, at most once per
 //                            parm_se_interval_s (f_se, counted from the start or the last
@@ -38,7 +40,9 @@
 // idle) (Eq. 5 with W_base + W_mem moved to the idle part): total node power <= power_budget_w at
 // every moment. With budget_includes_cooling, the cooling controller's power is budgeted too: the
 // nodes get power_budget_w / (1 + cooling / compute) of the moment (exact for a cooling power
-// proportional to the compute power at the present CoP). The baselines use the same accounting.
+// proportional to the compute power at the present CoP; a controller that answers the decision's
+// own load with a colder supply raises the ratio afterwards: nodes + cooling then overshoot by that
+// change, 0.03% in the test). The baselines use the same accounting.
 // Assumed: identical nodes (as [P2]; on mixed types the largest node power of each kind is used),
 // nodes never switched off by another policy while PARM runs.
 // If the running jobs cannot all fit (a cooling budget that fell), they drop to their lowest cap
@@ -356,9 +360,9 @@ void ParmScheduler::build(const SchedulingContext& ctx, ParmInstance& instance, 
     const JobIndex index = queue_[i];
     const Job& job = ctx.job(index);
     const JobModel& m = *models_[std::size_t(index)];
-    const std::int64_t nominal[] = {m.pass.max_nodes};
+    const std::int64_t least[] = {m.pass.min_nodes};
     add_options(instance, candidates, ctx, index,
-                settings_.scheme == Scheme::nomm ? std::span<const std::int64_t>(nominal)
+                settings_.scheme == Scheme::nomm ? std::span<const std::int64_t>(least)
                                                  : std::span<const std::int64_t>(m.levels),
                 weight(job.estimate_s * m.t_min / m.t_ref, now - job.submit_s), false);
   }
@@ -447,7 +451,7 @@ std::vector<ParamSpec> parm_params() {
   return {
       {.name = "parm_scheme", .type = ParamType::choice, .default_value = std::string("wse"),
        .choices = {"nomm", "nose", "wse", "baseline", "naive"},
-       .help = "[P2] nomm: fixed node counts, caps chosen; nose: moldable at start; wse: also shrink/expand "
+       .help = "[P2] nomm: fixed node counts (min N_j), caps chosen; nose: moldable at start; wse: also shrink/expand "
                "running jobs; baseline: EASY at the trace's node counts at full power; naive: EASY with every job "
                "at parm_naive_cap_w"},
       watts("power_budget_w", 4751360.0,
