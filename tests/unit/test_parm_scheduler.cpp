@@ -191,10 +191,7 @@ class RoomPowerWatch final : public SimObserver {
 // budget_includes_cooling the cooling (~360 W) would come on top.
 TEST(ParmScheduler, BudgetIncludingCoolingHoldsNodesPlusCoolingWithinTheControllersResponse) {
   for (const char* scheme : {"wse", "nose", "baseline"}) {
-    ParamSet p(simulation_catalog());
-    p.set("platform", std::string("room"));
-    test::set_room_layout(p, 1, 2, 8);
-    p.set("node_power", std::string("parm"));
+    ParamSet p = test::room_params(1, 2, 8, "parm");
     p.set("allocator", std::string("mc1x1"));
     p.set("scheduler", std::string("parm"));
     p.set("parm_scheme", std::string(scheme));
