@@ -29,8 +29,11 @@
 //    multiplier mu (Lagrangian relaxation, integral in the node row, so at least as strong as the
 //    LP bound): mu W + max sum (v - mu w) x bounds every choice for every mu >= 0, and a DP choice
 //    that fits the watts is feasible. mu = 0 settles the common case (the watts do not bind: the DP
-//    choice is optimal); otherwise mu is bisected for the least bound, and when that bound still
-//    beats the best choice found, 5 runs again from that incumbent without a limit.
+//    choice is optimal); otherwise mu is bisected for the least bound. When that bound still beats
+//    the best choice found, the DP run forward and backward at that mu bounds every item's best
+//    completion (Lagrangian reduced-cost fixing); the items (and pending jobs' "nothing") that
+//    cannot beat the incumbent go, and 5 runs again on the rest without a limit (a real 4.5 MW
+//    decision of 29 jobs: 154 million nodes without the fixing, 14 with it).
 // "Beat" means by more than 1e-10 relative: the result is optimal within that.
 #include "dcsweep/power/parm_ilp.hpp"
 
@@ -51,6 +54,8 @@ constexpr double kRelTol = 1e-10;
 constexpr std::int32_t kNone = ParmSolution::kNone;
 /// Largest DP table (jobs x node counts) section 6 builds: 2 bytes each.
 constexpr std::size_t kDpCellLimit = std::size_t{1} << 27;
+/// Largest forward and backward tables of section 6's fixing: 8 bytes each, two of them.
+constexpr std::size_t kDpFixCellLimit = std::size_t{1} << 23;
 
 /// Whether `bound` can beat `best` by more than the tolerance.
 bool beats(double bound, double best) { return best == -kInf || bound > best + kRelTol * std::abs(best); }
@@ -471,12 +476,50 @@ class NodeDp {
     return out;
   }
 
+  /// Lagrangian reduced-cost fixing at `mu`: removes from `jobs` (the same list, in the same order)
+  /// every item, and makes `must` every pending job's "nothing", whose best completion (the DP of
+  /// the other jobs forward and backward, each job's item forced) cannot beat `best` - `fixed_v`.
+  /// False when the tables would exceed kDpFixCellLimit (nothing removed).
+  bool fix(double mu, double cap_w, double fixed_v, double best, std::vector<Job>& jobs) {
+    const std::size_t width = std::size_t(capacity_) + 1, m = jobs_.size();
+    if (double(m + 1) * double(width) > double(kDpFixCellLimit)) return false;
+    std::vector<double> forward((m + 1) * width, 0.0), backward((m + 1) * width, 0.0);
+    for (std::size_t k = 0; k < m; ++k) layer(candidates(k, mu), &forward[k * width], &forward[(k + 1) * width], width);
+    for (std::size_t k = m; k-- > 0;) layer(candidates(k, mu), &backward[(k + 1) * width], &backward[k * width], width);
+    // forward layer k: jobs before k; backward layer k + 1: jobs after k
+    auto completion = [&](std::size_t k, std::size_t dn) {
+      if (dn >= width) return -kInf;
+      const double* f = &forward[k * width];
+      const double* b = &backward[(k + 1) * width];
+      double top = -kInf;
+      for (std::size_t c = 0, room = width - 1 - dn; c <= room; ++c) top = std::max(top, f[c] + b[room - c]);
+      return top + mu * cap_w + fixed_v;
+    };
+    for (std::size_t k = 0; k < m; ++k) {
+      Job& job = jobs[k];
+      std::erase_if(job.items, [&](const Item& i) {
+        return !beats(completion(k, std::size_t(i.n - base_[k])) + i.v - mu * i.w, best);
+      });
+      if (!job.must && !beats(completion(k, 0), best)) job.must = true;
+    }
+    return true;
+  }
+
  private:
   struct Candidate {
     std::size_t dn;  ///< nodes above the job's base
     double val;      ///< v - mu w
     const Item* item;  ///< nullptr: nothing
   };
+
+  /// One DP step: `to`[c] = best of `from`[c - dn] + val over the candidates.
+  static void layer(const std::vector<Candidate>& cands, const double* from, double* to, std::size_t width) {
+    for (std::size_t cap = 0; cap < width; ++cap) {
+      double top = -kInf;
+      for (std::size_t q = 0; q < cands.size() && cands[q].dn <= cap; ++q) top = std::max(top, from[cap - cands[q].dn] + cands[q].val);
+      to[cap] = top;
+    }
+  }
 
   /// Job k's candidates by increasing dn and strictly increasing val (a wider one worth no more
   /// never helps: the table is "at most this many nodes").
@@ -504,16 +547,17 @@ class NodeDp {
 };
 
 /// Section 6 above over the free jobs: improves `best` with the DP choices that fit the watts, and
-/// returns whether best is then proven optimal (no mu's bound beats it).
-bool settle_by_node_dp(const Context& c, const std::vector<Job>& free, const Item& fixed,
+/// returns whether best is then proven optimal (no mu's bound beats it); if not, removes from
+/// `free` what the least bound's multiplier proves useless (NodeDp::fix).
+bool settle_by_node_dp(const Context& c, std::vector<Job>& free, const Item& fixed,
                        const std::vector<std::pair<std::int32_t, std::int32_t>>& fixed_choice, Incumbent& best) {
   NodeDp dp(free, c.cap_n - fixed.n);
   if (!dp.usable()) return false;
   const double cap_w = c.cap_w - fixed.w;
-  double least_bound = kInf;
+  double least_bound = kInf, best_mu = 0;
   auto try_mu = [&](double mu) {
     const NodeDp::Choice choice = dp.solve(mu, cap_w);
-    least_bound = std::min(least_bound, fixed.v + choice.bound);
+    if (fixed.v + choice.bound < least_bound) least_bound = fixed.v + choice.bound, best_mu = mu;
     const bool fits = choice.watts <= cap_w;
     if (fits && fixed.v + choice.value > best.value) {
       best.value = fixed.v + choice.value;
@@ -535,7 +579,10 @@ bool settle_by_node_dp(const Context& c, const std::vector<Job>& free, const Ite
     const double mid = (lo + hi) / 2;
     (try_mu(mid) ? hi : lo) = mid;
   }
-  return !beats(least_bound, best.value);
+  if (!beats(least_bound, best.value)) return true;
+  dp.fix(best_mu, cap_w, fixed.v, best.value, free);
+  // A job that must take an item and has none left: no choice beats the incumbent.
+  return std::any_of(free.begin(), free.end(), [](const Job& job) { return job.must && job.items.empty(); });
 }
 
 ParmSolution infeasible_solution() { return ParmSolution{}; }
@@ -632,7 +679,7 @@ ParmSolution solve_parm_ilp(const ParmInstance& in, std::uint64_t search_node_li
     for (const std::size_t k : order) sorted.push_back(std::move(free[k]));
     free = std::move(sorted);
   }
-  const std::vector<Job> free_jobs = free;  // section 6 may need them after the search took its copy
+  std::vector<Job> free_jobs = free;  // section 6 may need them after the search took its copy
   BranchAndBound search(c, std::move(free), fixed, fixed_choice, best);
   std::uint64_t search_nodes = 0;
   if (!search.run(search_node_limit) && !settle_by_node_dp(c, free_jobs, fixed, fixed_choice, best)) {
