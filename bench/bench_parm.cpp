@@ -8,7 +8,10 @@
 // With N = 40,960 no choice can exceed the budget (every node draws <= 60 + 56 = 116 W), so only
 // the node row binds; --nodes 55248 (what the budget powers at 30 W, Table VI) overprovisions the
 // machine and makes both rows bind.
-//   bench_parm [--instances I] [--jobs J] [--running R] [--alpha A] [--nodes N] [--no-cbc] [--verbose]
+// --instance FILE (repeatable; parm_ilp_io.cpp's text, .gz allowed) times saved real decisions instead.
+//   bench_parm [--instances I] [--jobs J] [--running R] [--alpha A] [--nodes N] [--instance FILE]...
+//              [--search-node-limit L]
+//              [--no-cbc] [--verbose]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -57,6 +60,8 @@ int main(int argc, char** argv) {
   double alpha = 0.5;
   std::int64_t nodes = 40960;
   bool cbc = true, verbose = false;
+  std::vector<std::string> files;
+  std::uint64_t limit = dcsweep::kParmSearchNodeLimit;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--instances" && i + 1 < argc) instances = std::stoi(argv[++i]);
@@ -64,6 +69,8 @@ int main(int argc, char** argv) {
     if (arg == "--running" && i + 1 < argc) running = std::stoi(argv[++i]);
     if (arg == "--alpha" && i + 1 < argc) alpha = std::stod(argv[++i]);
     if (arg == "--nodes" && i + 1 < argc) nodes = std::stoll(argv[++i]);
+    if (arg == "--instance" && i + 1 < argc) files.emplace_back(argv[++i]);
+    if (arg == "--search-node-limit" && i + 1 < argc) limit = std::stoull(argv[++i]);
     if (arg == "--no-cbc") cbc = false;
     if (arg == "--verbose") verbose = true;
   }
@@ -71,10 +78,12 @@ int main(int argc, char** argv) {
   std::vector<double> fast_s, cbc_s, search_nodes;
   double worst_diff = 0;
   int agree = 0, selected = 0;
+  if (!files.empty()) instances = int(files.size());
   for (int k = 0; k < instances; ++k) {
-    const ParmInstance in = intrepid_decision(std::uint64_t(k), jobs, running, alpha, nodes);
+    const ParmInstance in = files.empty() ? intrepid_decision(std::uint64_t(k), jobs, running, alpha, nodes)
+                                          : read_parm_instance_file(files[std::size_t(k)]);
     auto t0 = Clock::now();
-    const ParmSolution fast = solve_parm_ilp(in);
+    const ParmSolution fast = solve_parm_ilp(in, limit);
     fast_s.push_back(bench::seconds_since(t0));
     search_nodes.push_back(double(fast.search_nodes));
     if (verbose) std::printf("  instance %d: %.2f ms, %llu search nodes\n", k, 1e3 * fast_s.back(), static_cast<unsigned long long>(fast.search_nodes));
@@ -87,9 +96,14 @@ int main(int argc, char** argv) {
     worst_diff = std::max(worst_diff, diff);
     agree += fast.feasible == ref.feasible && diff <= 1e-6;
   }
-  std::printf("PARM ILP, Intrepid decision (%lld nodes, 4,751,360 W): %d jobs (%d asked running) x 8 node counts x 6 caps, "
+  if (!files.empty()) {
+    std::printf("PARM ILP, %d saved decisions, %.1f jobs selected on average\n", instances,
+                double(selected) / std::max(1, instances));
+  } else {
+    std::printf("PARM ILP, Intrepid decision (%lld nodes, 4,751,360 W): %d jobs (%d asked running) x 8 node counts x 6 caps, "
               "%d instances, %.1f jobs selected on average\n",
               static_cast<long long>(nodes), jobs, running, instances, double(selected) / std::max(1, instances));
+  }
   std::printf("  fast exact: median %.2f ms, max %.2f ms (target median <= 50 ms); search nodes median %.0f, max %.0f\n",
               1e3 * bench::median(fast_s), 1e3 * max_of(fast_s), bench::median(search_nodes), max_of(search_nodes));
   if (cbc) {

@@ -15,8 +15,10 @@
 //                    rescaled from (max N, pass_reference_cap_w); a running one: its estimated
 //                    end, rescaled from its configuration). Chosen queued jobs start in queue
 //                    order with their (n, p); running jobs take their chosen cap at once.
-//                      nomm: a queued job offers only n = max N_j (the baseline's count); running
-//                            jobs keep n (Eq. 6), only caps change;
+//                      nomm: a queued job offers only n = min N_j ([P2] section VI-D: "the number of
+//                            nodes allocated to a job were the minimum number of nodes on which
+//                            the noSE and wSE versions can run the same job"); running jobs keep n
+//                            (Eq. 6), only caps change;
 //                      nose: moldable at start; running jobs keep n (Eq. 6);
 //                      wse:  running jobs may also shrink or expand, at most once per
 //                            parm_se_interval_s (f_se, counted from the start or the last
@@ -26,7 +28,8 @@
 //                            parm_link_bandwidth_mb_s) + Eq. 21 boot time for an expand.
 //   baseline         [P2]'s SLURM-like baseline: EASY backfilling (sched/easy.cpp) on the trace
 //                    node counts at full power (the top cap level), on as many nodes as the budget
-//                    powers busy at that cap while the others idle (all of them when it suffices).
+//                    powers busy at that cap while the others idle (all of them when it suffices);
+//                    a job wider than those nodes runs on all of them (it would never start).
 //   naive            [P2] section VII-D: the same EASY with every job at parm_naive_cap_w, on as
 //                    many nodes as the budget powers at that cap (on a platform of
 //                    floor(budget / (cap + W_mem + W_base)) nodes, Table VI, that is all of them).
@@ -37,7 +40,9 @@
 // idle) (Eq. 5 with W_base + W_mem moved to the idle part): total node power <= power_budget_w at
 // every moment. With budget_includes_cooling, the cooling controller's power is budgeted too: the
 // nodes get power_budget_w / (1 + cooling / compute) of the moment (exact for a cooling power
-// proportional to the compute power at the present CoP). The baselines use the same accounting.
+// proportional to the compute power at the present CoP; a controller that answers the decision's
+// own load with a colder supply raises the ratio afterwards: nodes + cooling then overshoot by that
+// change, 0.03% in the test). The baselines use the same accounting.
 // Assumed: identical nodes (as [P2]; on mixed types the largest node power of each kind is used),
 // nodes never switched off by another policy while PARM runs.
 // If the running jobs cannot all fit (a cooling budget that fell), they drop to their lowest cap
@@ -171,15 +176,16 @@ class BudgetView {
 };
 
 /// The real context, seen as a pool of `pool` nodes whose jobs run at one CPU cap: what the
-/// baselines' EASY schedules on.
+/// baselines' EASY schedules on. `jobs`: the jobs as the pool sees them (none wider than it).
 class PoolContext final : public SchedulingContext {
  public:
-  PoolContext(SchedulingContext& real, std::int32_t pool, double cap_w) : real_(real), pool_(pool), cap_w_(cap_w) {}
+  PoolContext(SchedulingContext& real, std::int32_t pool, double cap_w, std::span<const Job> jobs)
+      : real_(real), pool_(pool), cap_w_(cap_w), jobs_(jobs) {}
   double now() const override { return real_.now(); }
   std::int32_t free_nodes() const override {
     return std::max(0, real_.free_nodes() - (real_.machine().node_count() - pool_));
   }
-  std::span<const Job> jobs() const override { return real_.jobs(); }
+  std::span<const Job> jobs() const override { return jobs_; }
   const RunningSet& running() const override { return real_.running(); }
   bool reconfigure(JobIndex index, const JobConfig& config, double s) override { return real_.reconfigure(index, config, s); }
   const JobConfig& config(JobIndex index) const override { return real_.config(index); }
@@ -193,6 +199,7 @@ class PoolContext final : public SchedulingContext {
     if (config.nodes_of(job(index)) > free_nodes()) return false;
     JobConfig capped = config;
     if (std::isnan(capped.cpu_cap_w)) capped.cpu_cap_w = cap_w_;
+    capped.nodes = config.nodes_of(job(index));  // a clipped job runs on the pool's count
     return real_.start_if(index, capped, accept);
   }
 
@@ -200,6 +207,7 @@ class PoolContext final : public SchedulingContext {
   SchedulingContext& real_;
   std::int32_t pool_;
   double cap_w_;
+  std::span<const Job> jobs_;
 };
 
 /// baseline and naive: EASY on the nodes the budget powers busy at one cap.
@@ -213,15 +221,31 @@ class BudgetEasy final : public Scheduler {
   void submit(JobIndex index, const SchedulingContext& ctx) override { easy_->submit(index, ctx); }
   std::size_t queued() const override { return easy_->queued(); }
   void schedule(SchedulingContext& ctx) override {
-    PoolContext pool(ctx, budget_.pool_nodes(ctx, cap_w_), cap_w_);
-    easy_->schedule(pool);
+    const std::int32_t pool = budget_.pool_nodes(ctx, cap_w_);
+    PoolContext view(ctx, pool, cap_w_, clipped_jobs(ctx, std::max(pool, 1)));
+    easy_->schedule(view);
   }
 
  private:
+  /// The jobs with every width above `pool` cut to it: when the budget cannot power a job's trace
+  /// width at the baseline's cap (4.5 MW powers 32,581 of Intrepid's 40,960 nodes at 60 W), the
+  /// job runs on all the nodes that are powered (PASS: slower) instead of never starting.
+  std::span<const Job> clipped_jobs(const SchedulingContext& ctx, std::int32_t pool) {
+    const std::span<const Job> jobs = ctx.jobs();
+    if (clipped_.size() != jobs.size() || clipped_pool_ != pool) {
+      clipped_.assign(jobs.begin(), jobs.end());
+      for (Job& job : clipped_) job.nodes = std::min(job.nodes, pool);
+      clipped_pool_ = pool;
+    }
+    return clipped_;
+  }
+
   ParmSettings settings_;
   BudgetView budget_;
   std::unique_ptr<Scheduler> easy_;
   double cap_w_;
+  std::vector<Job> clipped_;
+  std::int32_t clipped_pool_ = -1;
 };
 
 /// What PARM knows of a job (from its PASS substream) and of its past.
@@ -336,9 +360,9 @@ void ParmScheduler::build(const SchedulingContext& ctx, ParmInstance& instance, 
     const JobIndex index = queue_[i];
     const Job& job = ctx.job(index);
     const JobModel& m = *models_[std::size_t(index)];
-    const std::int64_t nominal[] = {m.pass.max_nodes};
+    const std::int64_t least[] = {m.pass.min_nodes};
     add_options(instance, candidates, ctx, index,
-                settings_.scheme == Scheme::nomm ? std::span<const std::int64_t>(nominal)
+                settings_.scheme == Scheme::nomm ? std::span<const std::int64_t>(least)
                                                  : std::span<const std::int64_t>(m.levels),
                 weight(job.estimate_s * m.t_min / m.t_ref, now - job.submit_s), false);
   }
@@ -427,7 +451,7 @@ std::vector<ParamSpec> parm_params() {
   return {
       {.name = "parm_scheme", .type = ParamType::choice, .default_value = std::string("wse"),
        .choices = {"nomm", "nose", "wse", "baseline", "naive"},
-       .help = "[P2] nomm: fixed node counts, caps chosen; nose: moldable at start; wse: also shrink/expand "
+       .help = "[P2] nomm: fixed node counts (min N_j), caps chosen; nose: moldable at start; wse: also shrink/expand "
                "running jobs; baseline: EASY at the trace's node counts at full power; naive: EASY with every job "
                "at parm_naive_cap_w"},
       watts("power_budget_w", 4751360.0,

@@ -9,6 +9,7 @@
 
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/core/params.hpp"
+#include "dcsweep/sim/catalog.hpp"
 
 namespace dcsweep::test {
 
@@ -38,6 +39,17 @@ inline void set_room_layout(ParamSet& params, std::int64_t rows, std::int64_t ra
   params.set("room_rows", rows);
   params.set("room_racks_per_row", racks_per_row);
   params.set("room_nodes_per_rack", nodes_per_rack);
+}
+
+/// Simulation parameters on a generated room (`rows` x `racks_per_row` x `nodes_per_rack`)
+/// whose nodes draw `node_power` (a preset name).
+inline ParamSet room_params(std::int64_t rows, std::int64_t racks_per_row, std::int64_t nodes_per_rack,
+                            const std::string& node_power) {
+  ParamSet params(simulation_catalog());
+  params.set("platform", std::string("room"));
+  set_room_layout(params, rows, racks_per_row, nodes_per_rack);
+  params.set("node_power", node_power);
+  return params;
 }
 
 /// The InputError message of `action`, or "" when it does not throw one.

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 #include <string>
 
 #include "dcsweep/power/parm_ilp.hpp"
@@ -169,21 +170,25 @@ TEST(ParmIlp, OptimumEqualsBruteForce) {
   EXPECT_GT(feasible, 300);
 }
 
-TEST(ParmIlp, FastSolverEqualsCbcOnAThousandInstances) {
+// Search node limit 0 sends every instance through the node-row dynamic programming (and the
+// second branch and bound when that cannot prove its choice optimal).
+TEST(ParmIlp, FastSolverEqualsCbcOnAThousandInstancesByEitherPath) {
   int infeasible = 0;
   for (std::uint64_t seed = 0; seed < 1000; ++seed) {
     const int kind = int(seed % 3);
     const ParmInstance in = random_instance(1000 + seed, 16, 8, kind);
-    const ParmSolution fast = solve_parm_ilp(in), cbc = solve_parm_ilp_cbc(in);
-    ASSERT_EQ(fast.feasible, cbc.feasible) << "seed " << seed << "\n" << describe(in);
-    if (!fast.feasible) {
-      ++infeasible;
-      continue;
+    const ParmSolution cbc = solve_parm_ilp_cbc(in);
+    for (const std::uint64_t limit : {kParmSearchNodeLimit, std::uint64_t{0}}) {
+      const ParmSolution fast = solve_parm_ilp(in, limit);
+      ASSERT_EQ(fast.feasible, cbc.feasible) << "seed " << seed << " limit " << limit << "\n" << describe(in);
+      if (!fast.feasible) continue;
+      ASSERT_TRUE(same_objective(fast.objective, cbc.objective, 1e-6))
+          << "seed " << seed << " limit " << limit << ": " << fast.objective << " vs CBC " << cbc.objective << "\n"
+          << describe(in);
+      expect_consistent(in, fast);
     }
-    ASSERT_TRUE(same_objective(fast.objective, cbc.objective, 1e-6))
-        << "seed " << seed << ": " << fast.objective << " vs CBC " << cbc.objective << "\n" << describe(in);
-    expect_consistent(in, fast);
-    expect_consistent(in, cbc);
+    if (!cbc.feasible) ++infeasible;
+    if (cbc.feasible) expect_consistent(in, cbc);
   }
   EXPECT_GT(infeasible, 30);
 }
@@ -214,12 +219,62 @@ ParmInstance pass_instance(std::uint64_t seed, int jobs) {
 TEST(ParmIlp, FastSolverEqualsCbcOnPassDecisions) {
   for (std::uint64_t seed = 0; seed < 6; ++seed) {
     const ParmInstance in = pass_instance(seed, 24);
-    const ParmSolution fast = solve_parm_ilp(in), cbc = solve_parm_ilp_cbc(in);
-    ASSERT_TRUE(fast.feasible && cbc.feasible);
-    EXPECT_TRUE(same_objective(fast.objective, cbc.objective, 1e-9)) << "seed " << seed << ": " << fast.objective << " vs " << cbc.objective;
-    expect_consistent(in, fast);
-    EXPECT_GT(fast.power_used_w, 0.99 * in.power_budget_w);  // the power row binds
+    const ParmSolution cbc = solve_parm_ilp_cbc(in);
+    for (const std::uint64_t limit : {kParmSearchNodeLimit, std::uint64_t{0}}) {
+      const ParmSolution fast = solve_parm_ilp(in, limit);
+      ASSERT_TRUE(fast.feasible && cbc.feasible);
+      EXPECT_TRUE(same_objective(fast.objective, cbc.objective, 1e-9))
+          << "seed " << seed << " limit " << limit << ": " << fast.objective << " vs " << cbc.objective;
+      expect_consistent(in, fast);
+      EXPECT_GT(fast.power_used_w, 0.99 * in.power_budget_w);  // the power row binds
+    }
   }
+}
+
+ParmInstance saved_decision(const std::string& name) {
+  return read_parm_instance_file(std::string(DCSWEEP_SOURCE_DIR) + "/tests/unit/data/" + name);
+}
+
+// Real decisions saved from simulations (write_parm_instance) where the branch and bound alone
+// needed tens or hundreds of millions of nodes: the search node limit hands them to the node-row
+// DP; the 4.5 MW ones, where the watts bind, also to its fixing (154 million nodes before, 14
+// after) and the re-solve of what the fixing leaves (243 million nodes before, 7 million after).
+TEST(ParmIlp, SavedRealDecisionsEqualCbc) {
+  const std::pair<const char*, std::uint64_t> cases[] = {
+      {"parm_decision_wse_set3_g02_t1169.txt.gz", 2 * kParmSearchNodeLimit},
+      {"parm_decision_wse_set3_g02_t16393-386.txt.gz", 2 * kParmSearchNodeLimit},
+      {"parm_decision_wse_set3_g02_t31561-157.txt.gz", 2 * kParmSearchNodeLimit},
+      {"parm_decision_wse_set2_g02_45mw_t13364.txt.gz", 2 * kParmSearchNodeLimit},
+      {"parm_decision_nose_set2_g05_45mw_t374360.txt.gz", 20'000'000}};
+  for (const auto& [name, max_nodes] : cases) {
+    const ParmInstance in = saved_decision(name);
+    const ParmSolution fast = solve_parm_ilp(in), cbc = solve_parm_ilp_cbc(in);
+    ASSERT_TRUE(fast.feasible && cbc.feasible) << name;
+    EXPECT_TRUE(same_objective(fast.objective, cbc.objective, 1e-9)) << name << ": " << fast.objective << " vs " << cbc.objective;
+    EXPECT_LE(fast.search_nodes, max_nodes) << name;
+    expect_consistent(in, fast);
+  }
+}
+
+TEST(ParmIlp, InstanceTextReadsBackBitIdentical) {
+  const ParmInstance in = pass_instance(3, 12);
+  std::stringstream text;
+  write_parm_instance(text, in);
+  const ParmInstance back = read_parm_instance(text, "mem");
+  ASSERT_EQ(back.jobs.size(), in.jobs.size());
+  EXPECT_EQ(back.node_capacity, in.node_capacity);
+  EXPECT_EQ(back.power_budget_w, in.power_budget_w);
+  for (std::size_t j = 0; j < in.jobs.size(); ++j) {
+    EXPECT_EQ(back.jobs[j].running, in.jobs[j].running);
+    ASSERT_EQ(back.jobs[j].options.size(), in.jobs[j].options.size());
+    for (std::size_t o = 0; o < in.jobs[j].options.size(); ++o) {
+      EXPECT_EQ(back.jobs[j].options[o].nodes, in.jobs[j].options[o].nodes);
+      EXPECT_EQ(back.jobs[j].options[o].cpu_cap_w, in.jobs[j].options[o].cpu_cap_w);
+      EXPECT_EQ(back.jobs[j].options[o].value, in.jobs[j].options[o].value);
+    }
+  }
+  std::istringstream bad("parm-ilp 1\nnodes 4\nbudget_w 400\nstatic_w 56\njob waiting 1\n1 30 2\n");
+  EXPECT_EQ(test::input_error([&] { read_parm_instance(bad, "x.txt"); }), "x.txt:5: expected running or pending, found 'waiting'");
 }
 
 TEST(ParmIlp, SameInstanceSameChoice) {

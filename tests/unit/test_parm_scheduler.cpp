@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/power/pass_model.hpp"
@@ -11,6 +12,8 @@
 #include "dcsweep/sim/datacenter.hpp"
 #include "dcsweep/sim/metrics.hpp"
 #include "dcsweep/sim/scenario.hpp"
+#include "dcsweep/thermal/room_view.hpp"
+#include "test_helpers.hpp"
 
 namespace dcsweep {
 namespace {
@@ -140,15 +143,80 @@ TEST(ParmScheduler, PowerNeverExceedsTheBudgetInAnyScheme) {
       SCOPED_TRACE(std::string(scheme) + " seed " + std::to_string(seed));
       EXPECT_EQ(r.result.report.value("jobs_completed"), 40);
       EXPECT_LE(r.watch.max_w, budget * (1 + 1e-12));
-      // the budget binds (naive's 30 W nodes draw their idle power: it cannot)
-      if (std::string(scheme) != "naive") {
+      // the budget binds (naive's 30 W nodes draw their idle power, and nomm's jobs on min N_j may
+      // leave watts unused: they need not)
+      if (std::string(scheme) != "naive" && std::string(scheme) != "nomm") {
         EXPECT_GT(r.watch.max_w, budget - 30);
       }
     }
   }
 }
 
-TEST(ParmScheduler, OnlyWseResizesRunningJobsAndNommKeepsTraceSizes) {
+TEST(ParmScheduler, BaselineRunsAJobWiderThanTheBudgetPowersOnAllPoweredNodes) {
+  const double budget = 32 * kIdleNodeW + 16 * 30.0;  // 16 of the 32 nodes at full power (60 W)
+  const ParmRun r = run(parm_scenario("baseline", 32, budget, {{0, 3600, 3600, 24}}));
+  ASSERT_EQ(r.result.report.value("jobs_completed"), 1);
+  const JobOutcome& o = r.result.jobs[0];
+  const PassJob pass = sample_pass_job({kWorkloadSeed, 0, 0}, 1, 24);
+  EXPECT_NEAR(o.end_s - o.start_s, 3600 * pass.time_fraction(16, 60) / pass.time_fraction(24, 60), 1e-6);
+  EXPECT_NEAR(o.node_seconds, 16 * (o.end_s - o.start_s), 1e-6);
+  EXPECT_LE(r.watch.max_w, budget * (1 + 1e-12));
+}
+
+/// Compute + cooling power as the room's physics reports them, after every event and hook.
+class RoomPowerWatch final : public SimObserver {
+ public:
+  explicit RoomPowerWatch(const RoomView& room) : room_(room) {}
+  void advance_to(double) override { check(); }
+  void on_job_start(double, const Placement&) override { check(); }
+  void on_job_end(double, const Placement&, bool) override { check(); }
+  void on_job_resize(double, const Placement&, const Placement&) override { check(); }
+  void report(double, Report&) override { check(); }
+  double max_w = 0, max_cooling_w = 0;
+
+ private:
+  void check() {
+    max_w = std::max(max_w, room_.compute_power_w() + room_.cooling_power_w());
+    max_cooling_w = std::max(max_cooling_w, room_.cooling_power_w());
+  }
+  const RoomView& room_;
+};
+
+// Composition ([P2]'s future work): parm on a room with the heat-recirculation model, the
+// redline cooling controller and a cooling-aware allocator of the registry (mc1x1);
+// budget_includes_cooling puts the nodes and the cooling under power_budget_w together.
+// Not exact: a decision splits the budget by the cooling / compute ratio of the moment, and the
+// controller answers the decision's own load with a colder supply (a lower CoP), so nodes plus
+// cooling overshoot by the change of that ratio: 0.58 W of 2,000 here (0.03%). Without
+// budget_includes_cooling the cooling (~360 W) would come on top.
+TEST(ParmScheduler, BudgetIncludingCoolingHoldsNodesPlusCoolingWithinTheControllersResponse) {
+  for (const char* scheme : {"wse", "nose", "baseline"}) {
+    ParamSet p = test::room_params(1, 2, 8, "parm");
+    p.set("allocator", std::string("mc1x1"));
+    p.set("scheduler", std::string("parm"));
+    p.set("parm_scheme", std::string(scheme));
+    p.set("runtime_model", std::string("pass"));
+    p.set("budget_includes_cooling", true);
+    const double budget = 2000;  // 16 idle nodes draw 1,376 W before cooling
+    p.set("power_budget_w", budget);
+    p.set("workload", std::string("poisson"));
+    p.set("poisson_jobs", std::int64_t{40});
+    p.set("poisson_max_nodes", std::int64_t{8});
+    p.set("poisson_rate_per_h", 20.0);
+    const Scenario s = make_scenario(p);
+    auto physics = make_datacenter_model(s);
+    RoomPowerWatch watch(*physics);
+    SimObserver* observers[] = {physics.get(), &watch};
+    const SimulationResult r = simulate(s, SimulationOptions{observers, physics.get()});
+    SCOPED_TRACE(scheme);
+    EXPECT_EQ(r.report.value("jobs_completed"), 40);
+    EXPECT_GT(watch.max_cooling_w, 0);
+    EXPECT_LE(watch.max_w, budget * (1 + 1e-3));
+    EXPECT_GT(watch.max_w, 0.97 * budget);  // it binds
+  }
+}
+
+TEST(ParmScheduler, OnlyWseResizesRunningJobsAndNommKeepsTheLeastSize) {
   const std::int32_t nodes = 64;
   const auto jobs = draw_jobs(4, 40, nodes, 300);
   const double budget = nodes * kIdleNodeW + 900;
@@ -160,9 +228,10 @@ TEST(ParmScheduler, OnlyWseResizesRunningJobsAndNommKeepsTraceSizes) {
   EXPECT_GT(wse.watch.resizes, 0);
   EXPECT_GT(nose.watch.recaps, 0);  // running jobs are re-capped at later decisions (Eq. 3)
   for (std::size_t i = 0; i < jobs.size(); ++i) {
-    // nomm: a job holds its trace size, so its node-seconds are size x time held
+    // nomm: a job holds min N_j ([P2] section VI-D), so its node-seconds are that x time held
     const JobOutcome& o = nomm.result.jobs[i];
-    EXPECT_NEAR(o.node_seconds, jobs[i].nodes * (o.end_s - o.start_s), 1e-6 * o.node_seconds);
+    const PassJob pass = sample_pass_job({kWorkloadSeed, 0, 0}, std::int64_t(i + 1), jobs[i].nodes);
+    EXPECT_NEAR(o.node_seconds, double(pass.min_nodes) * (o.end_s - o.start_s), 1e-6 * o.node_seconds);
   }
 }
 
@@ -171,14 +240,21 @@ double mean_completion(const std::string& scheme, const std::vector<JobDraw>& jo
   return run(parm_scenario(scheme, nodes, budget, jobs, gamma)).result.report.value("avg_turnaround_s");
 }
 
-// [P2]'s direction on a reduced machine (128 nodes, 80 jobs, 3 seeds): every PARM scheme completes
-// jobs sooner than the baseline, and moldability (nose or wse) beats fixed sizes (nomm). The rest
-// of the order (wse <= nose <= nomm, speedups growing as gamma falls) does not hold in
-// every regime of this model: the trace shows the four means, see the README's REPRODUCTION.
-TEST(ParmDirection, EverySchemeBeatsTheBaselineAndMoldabilityBeatsFixedSizes) {
+// [P2]'s direction on a reduced machine (128 nodes, 80 jobs, 3 seeds, summed mean completion
+// times). What holds in every regime: wSE and noSE beat the baseline and moldability beats fixed
+// sizes (noSE <= noMM). What holds only in some, and why (README, REPRODUCTION [P2]):
+//   wSE <= noSE      not at gamma 0.2: every job resized in a decision pauses 2 t_se^max ([P2]
+//                    section VII-A), t_se >= 72.73 s of boot time (Eq. 21); with the pauses
+//                    left out wSE is ahead there too (37,841 vs 39,580 s when this was written);
+//   noMM < baseline  not at gamma 0.8: noMM runs every job on min N_j ([P2] section VI-D), slower,
+//                    and a lightly loaded machine has no queue for that to shorten;
+//   speedup grows as gamma falls: from 0.8 to 0.5, not from 0.5 to 0.2 (the 128 nodes are
+//                    saturated under every scheme at 0.2).
+TEST(ParmDirection, SchemesOrderAndSpeedupGrowthWhereTheyHold) {
   const std::int32_t nodes = 128;
   // Power binds: the budget powers 60% of the nodes at full power (the rest idle), all at ~48 W.
   const double budget = nodes * (kIdleNodeW + 0.6 * 30);
+  std::map<double, double> wse_speedup, nose_speedup;
   for (const double gamma : {0.8, 0.5, 0.2}) {
     double wse = 0, nose = 0, nomm = 0, baseline = 0;
     for (const std::uint64_t seed : {11, 12, 13}) {
@@ -192,9 +268,18 @@ TEST(ParmDirection, EverySchemeBeatsTheBaselineAndMoldabilityBeatsFixedSizes) {
                  " nomm " + std::to_string(nomm) + " baseline " + std::to_string(baseline));
     EXPECT_LT(wse, baseline);
     EXPECT_LT(nose, baseline);
-    EXPECT_LT(nomm, baseline);
-    EXPECT_LT(std::min(wse, nose), nomm);
+    EXPECT_LE(nose, nomm);
+    if (gamma >= 0.5) {
+      EXPECT_LE(wse, nose);
+    }
+    if (gamma <= 0.5) {
+      EXPECT_LT(nomm, baseline);
+    }
+    wse_speedup[gamma] = baseline / wse;
+    nose_speedup[gamma] = baseline / nose;
   }
+  EXPECT_GT(wse_speedup[0.5], wse_speedup[0.8]);
+  EXPECT_GT(nose_speedup[0.5], nose_speedup[0.8]);
 }
 
 }  // namespace

@@ -16,6 +16,8 @@
 // A multiple-choice knapsack with two resources. solve_parm_ilp is an exact branch and bound
 // (parm_ilp.cpp); solve_parm_ilp_cbc solves the same model with COIN-OR CBC (the reference).
 #include <cstdint>
+#include <iosfwd>
+#include <string>
 #include <vector>
 
 #include "dcsweep/power/pass_model.hpp"
@@ -65,11 +67,24 @@ void check_parm_instance(const ParmInstance& instance);
 /// constraint (Eq. 2-5). InputError when an entry is not kNone or an option index.
 ParmSolution evaluate_parm_choice(const ParmInstance& instance, std::vector<std::int32_t> choice);
 
+/// Branch-and-bound nodes solve_parm_ilp spends before it settles the decision by dynamic
+/// programming over the node row instead (parm_ilp.cpp, section 6).
+inline constexpr std::uint64_t kParmSearchNodeLimit = 20'000;
+
 /// An optimal solution (objective within 1e-10 relative of the optimum), or feasible = false.
 /// Ties between optimal choices are broken deterministically (same instance, same choice).
-ParmSolution solve_parm_ilp(const ParmInstance& instance);
+/// `search_node_limit` changes only the path to the optimum (tests reach section 6 with 0).
+ParmSolution solve_parm_ilp(const ParmInstance& instance, std::uint64_t search_node_limit = kParmSearchNodeLimit);
 
 /// The same ILP solved by CBC (slow; for tests and benchmarks).
 ParmSolution solve_parm_ilp_cbc(const ParmInstance& instance);
+
+/// The instance as text (parm_ilp_io.cpp), read back bit-identical by read_parm_instance: real
+/// decisions saved from a simulation become test and benchmark instances.
+void write_parm_instance(std::ostream& out, const ParmInstance& instance);
+/// InputError "SOURCE:LINE: what is wrong" on malformed text (check_parm_instance after reading).
+ParmInstance read_parm_instance(std::istream& in, const std::string& source);
+/// The same from a file, plain or gzip.
+ParmInstance read_parm_instance_file(const std::string& path);
 
 }  // namespace dcsweep
