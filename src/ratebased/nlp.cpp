@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "dcsweep/core/error.hpp"
+#include "dcsweep/ratebased/bound.hpp"
 #include "dcsweep/ratebased/greedy.hpp"
 
 namespace dcsweep {
@@ -38,8 +39,7 @@ Relaxation relaxation_of(const RateInstance& in) {
     for (std::int32_t i = 0; i < in.tasks(); ++i) {
       const RateTaskType& task = in.tables.tasks[std::size_t(i)];
       const double slope = in.tables.types[std::size_t(t)].colocation_slope[std::size_t(task.memory_class)];
-      for (std::int32_t p = 0; p < in.off_state(t); ++p) {
-        if (!in.allowed(i, t, p)) continue;
+      for (const std::int32_t p : rate_hull_states(in, i, t)) {
         r.vars.push_back({j, i, p, in.tables.ecs(i, t, p), in.tables.apc(i, t, p), task.memory_intensity, slope});
       }
     }

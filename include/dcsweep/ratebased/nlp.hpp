@@ -1,6 +1,7 @@
 #pragma once
 // [P3]'s NLP technique, solved by Ipopt (COIN-OR, Debian's coinor-libipopt-dev) on small rooms.
-// The relaxation: per node j, task i and allowed P-state p, the core-time x(j, i, p) in
+// The relaxation: per node j, task i and P-state p on the (APC, ECS) hull (rate_hull_states:
+// the others are dominated, in the relaxation as in the bound), the core-time x(j, i, p) in
 // [0, cores(j)] (how many of j's cores run i at p, continuous); per task the served rate
 // y_i in [0, lambda_i]; the CRAC outlet tc in [crac_out_min_c, the hottest outlet of the idle room].
 //   max sum_i r_i y_i
