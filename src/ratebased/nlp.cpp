@@ -59,6 +59,12 @@ double corunner_load_derivative(double u, double slope) {
   return 1 - th * th;
 }
 
+double corunner_load_second(double u, double slope) {
+  if (u >= 0 || slope <= 0) return 0;
+  const double th = std::tanh(2 * slope * u);
+  return -4 * slope * th * (1 - th * th);
+}
+
 /// Per (node, task) the served rate's numerator A = sum ECS x and denominator D = 1 + slope f(L - mi).
 struct NodeRates {
   std::vector<double> load;  ///< L_j per node
@@ -88,6 +94,7 @@ std::vector<double> task_rates(const RateInstance& in, const Relaxation& r, cons
 }
 
 double cop_slope(double t) { return 2 * 0.0068 * t + 0.0008; }
+constexpr double kCopCurvature = 2 * 0.0068;
 
 /// The NLP of the header for Ipopt. Variables: x (vars), y (tasks), tc. Rows: one per node
 /// with variables (cores), one per task (reward), one per zone (inlet), one (power).
@@ -109,7 +116,7 @@ class RateTnlp : public Ipopt::TNLP {
     m = Index(core_rows_.size() + std::size_t(tasks() + zones() + 1));
     nnz_jac = Index(std::size_t(r_.node_begin.back()) + reward_entries_.size() + std::size_t(tasks()) +
                     std::size_t(zones() + 1) * std::size_t(vars() + 1));
-    nnz_h = 0;
+    nnz_h = Index(hessian_entries());
     style = C_STYLE;
     return true;
   }
@@ -168,6 +175,16 @@ class RateTnlp : public Ipopt::TNLP {
       structure(rows, cols);
     } else {
       jacobian(x, values);
+    }
+    return true;
+  }
+
+  bool eval_h(Index, const Number* x, bool, Number, Index m, const Number* lambda, bool, Index, Index* rows,
+              Index* cols, Number* values) override {
+    if (values == nullptr) {
+      hessian_structure(rows, cols);
+    } else {
+      hessian(x, lambda, m, values);
     }
     return true;
   }
@@ -258,6 +275,78 @@ class RateTnlp : public Ipopt::TNLP {
     const double t = tc(x), cop = rate_crac_cop(t);
     for (const CoreTime& v : r_.vars) values[e++] = v.apc * (1 + in_.room->removal(in_.node_zone[std::size_t(v.node)]) / cop);
     values[e] = in_.room->removal_per_k / cop - removed_w(dynamic_power(x), t) * cop_slope(t) / (cop * cop);
+  }
+
+  /// Lower triangle: rr, each node's variables pairwise (the rates through the load); always tc
+  /// with every x and itself (the budget row through CoP).
+  std::size_t hessian_entries() const {
+    std::size_t e = std::size_t(vars()) + 1;
+    if (objective_ != RateObjective::rr) return e;
+    for (std::size_t j = 0; j + 1 < r_.node_begin.size(); ++j) {
+      const std::size_t n = std::size_t(r_.node_begin[j + 1] - r_.node_begin[j]);
+      e += n * (n + 1) / 2;
+    }
+    return e;
+  }
+
+  void hessian_structure(Index* rows, Index* cols) const {
+    std::size_t e = 0;
+    if (objective_ == RateObjective::rr) {
+      for (std::size_t j = 0; j + 1 < r_.node_begin.size(); ++j) {
+        for (Index v = r_.node_begin[j]; v < r_.node_begin[j + 1]; ++v) {
+          for (Index w = r_.node_begin[j]; w <= v; ++w) rows[e] = v, cols[e++] = w;
+        }
+      }
+    }
+    const Index t = vars() + tasks();
+    for (Index v = 0; v <= vars(); ++v) rows[e] = t, cols[e++] = v == vars() ? t : v;
+  }
+
+  void hessian(const Number* x, const Number* lambda, Index m, Number* values) const {
+    std::size_t e = 0;
+    if (objective_ == RateObjective::rr) {
+      const NodeRates n = node_rates(r_, x);
+      const Number* reward_lambda = lambda + core_rows_.size();
+      for (std::int32_t j = 0; j < in_.nodes(); ++j) e = node_hessian(j, n, x, reward_lambda, values, e);
+    }
+    // The budget row: G = Q / C(tc), Q = w . P + h tc linear.
+    const double t = tc(x), c = rate_crac_cop(t), dc = cop_slope(t);
+    const double q = removed_w(dynamic_power(x), t), mu = lambda[m - 1];
+    for (const CoreTime& v : r_.vars) {
+      values[e++] = -mu * in_.room->removal(in_.node_zone[std::size_t(v.node)]) * v.apc * dc / (c * c);
+    }
+    const double h = in_.room->removal_per_k;
+    values[e] = mu * (-2 * h * dc / (c * c) - q * kCopCurvature / (c * c) + 2 * q * dc * dc / (c * c * c));
+  }
+
+  /// -sum_i lambda_i d2(A_i / D_i) over node j's pairs: A = e . x (task i's), D = 1 + s f(m . x - mi).
+  std::size_t node_hessian(std::int32_t j, const NodeRates& n, const Number* x, const Number* lambda, Number* values,
+                           std::size_t e) const {
+    const Index begin = r_.node_begin[std::size_t(j)], end = r_.node_begin[std::size_t(j) + 1];
+    std::vector<double> a(std::size_t(tasks()), 0.0), h_al(a.size(), 0.0), h_ll(a.size(), 0.0);
+    std::vector<bool> present(a.size(), false);
+    for (Index v = begin; v < end; ++v) {
+      a[std::size_t(r_.vars[std::size_t(v)].task)] += r_.vars[std::size_t(v)].ecs * x[v];
+      present[std::size_t(r_.vars[std::size_t(v)].task)] = true;
+    }
+    for (std::int32_t i = 0; i < tasks(); ++i) {
+      if (!present[std::size_t(i)]) continue;
+      const CoreTime& own = representative(j, i);
+      const double u = n.load[std::size_t(j)] - own.mi, d = n.denominator(own, objective_);
+      const double d1 = n.denominator_slope(own), d2 = own.slope * corunner_load_second(u, own.slope);
+      h_al[std::size_t(i)] = -lambda[i] * (-d1 / (d * d));
+      h_ll[std::size_t(i)] = -lambda[i] * a[std::size_t(i)] * (2 * d1 * d1 / (d * d * d) - d2 / (d * d));
+    }
+    for (Index v = begin; v < end; ++v) {
+      const CoreTime& cv = r_.vars[std::size_t(v)];
+      for (Index w = begin; w <= v; ++w) {
+        const CoreTime& cw = r_.vars[std::size_t(w)];
+        double sum = h_al[std::size_t(cv.task)] * cv.ecs * cw.mi + h_al[std::size_t(cw.task)] * cv.mi * cw.ecs;
+        for (std::int32_t i = 0; i < tasks(); ++i) sum += h_ll[std::size_t(i)] * cv.mi * cw.mi;
+        values[e++] = sum;
+      }
+    }
+    return e;
   }
 
   /// A variable of (node, task): its slope and mi (the same for all its P-states).
@@ -405,11 +494,10 @@ IpoptRun run_ipopt(const RateInstance& in, const Relaxation& r, const NlpOptions
   Ipopt::SmartPtr<Ipopt::IpoptApplication> app = IpoptApplicationFactory();
   app->Options()->SetIntegerValue("print_level", 0);
   app->Options()->SetStringValue("sb", "yes");
-  app->Options()->SetStringValue("hessian_approximation", "limited-memory");
   app->Options()->SetIntegerValue("max_iter", options.max_iterations);
   app->Options()->SetNumericValue("max_cpu_time", options.time_limit_s);
-  app->Options()->SetNumericValue("tol", 1e-6);
-  app->Options()->SetNumericValue("acceptable_tol", 1e-4);
+  app->Options()->SetNumericValue("tol", 1e-9);
+  app->Options()->SetNumericValue("acceptable_tol", 1e-6);
   std::istringstream no_option_file;  // not Initialize(): it would read ./ipopt.opt
   if (app->Initialize(no_option_file) != Ipopt::Solve_Succeeded) throw SimulationError("Ipopt: cannot initialise");
   auto* problem = new RateTnlp(in, r, options.objective, starting_point(in, r, options.objective), tc_max);

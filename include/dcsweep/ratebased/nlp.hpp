@@ -13,9 +13,11 @@
 //   sum_{i, p} x(j, i, p) <= cores(j)
 //   s_z tc + sum_z' rise(z, z') P(z') <= redline per zone, P(z) = S(z) + sum APC x   (linear)
 //   sum_z P(z) + (w . P + h tc) / CoP(tc) <= phi                                       (smooth)
-// Twice differentiable everywhere on the box, the denominators >= 1/2. Ipopt uses a limited-memory
-// Hessian (no second derivatives written out), starts from the greedy answer and stops at
-// max_iterations or time_limit_s of CPU time; it finds a local optimum.
+// Twice differentiable everywhere on the box, the denominators >= 1/2. Ipopt gets the exact
+// Hessian of the Lagrangian (per node blocks from the rates, the outlet's row and column from
+// CoP; the limited-memory one needed hundreds of iterations where this needs tens), starts from
+// the greedy answer and stops at max_iterations or time_limit_s of CPU time; it finds a local
+// optimum.
 // Rounding and repair (the answer must be an integer one-task-per-core allocation that meets
 // both constraints on the room's map): per node, largest-remainder rounding of the x(j, i, .)
 // to whole cores; cores are then taken away, least efficient (r ECS / APC) first, while the
