@@ -179,7 +179,7 @@ std::vector<ParamSpec> ratebased_params() {
              "the platform's room (other metrics; a sweep does not mix the two)"),
       choice("ratebased_technique", {"greedy", "ga", "nlp"}, "greedy",
              "[P3]: greedy (Alg. 2), ga (Alg. 3-4, seeded from the point's stream), nlp (Ipopt on the continuous "
-             "relaxation, rounded and repaired; rooms of at most 2,000 cores)"),
+             "relaxation, rounded and repaired; rooms of at most 1,000 cores)"),
       choice("objective", {"rr", "nerr"}, "rr",
              "[P3]'s objective of the technique: rr (co-location aware, Eq. 8) or nerr (blind to it, Eq. 9); "
              "reward_rate is always the true RR"),

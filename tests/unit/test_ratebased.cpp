@@ -605,7 +605,7 @@ TEST(RateBased, NlpIsDeterministicAndRefusesLargeRooms) {
   EXPECT_EQ(a.relaxed_objective, b.relaxed_objective);
   EXPECT_EQ(a.iterations, b.iterations);
   EXPECT_EQ(input_error([] { check_nlp_size(kNlpMaxCores + 1, "platform big"); }),
-            "ratebased_technique nlp: platform big has 2001 cores, more than 2000 (the NLP is for small rooms; use "
+            "ratebased_technique nlp: platform big has 1001 cores, more than 1000 (the NLP is for small rooms; use "
             "greedy or ga)");
 }
 

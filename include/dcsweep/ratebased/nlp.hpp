@@ -32,7 +32,7 @@ namespace dcsweep {
 
 /// Rooms with more cores are refused (InputError): the NLP is for small rooms ([P3] needed hours
 /// at 1,080 nodes). Ipopt's dense inlet rows (zones x variables) bound it.
-inline constexpr std::int32_t kNlpMaxCores = 2000;
+inline constexpr std::int32_t kNlpMaxCores = 1000;
 
 /// InputError "ratebased_technique nlp: <room> has N cores, more than kNlpMaxCores ..." when
 /// `cores` exceeds it.
