@@ -52,7 +52,9 @@ Relaxation relaxation_of(const RateInstance& in) {
 /// negative (every integral x running i on the node), c tanh(u / c) below, c = 1 / (2 slope):
 /// twice differentiable, and D = 1 + slope f >= 1/2 where the relaxation runs i on less than a
 /// whole core (1 - slope mi may be <= 0: a one-core node, hand_tables' 0.1 x 10).
-double corunner_load(double u, double slope) { return u >= 0 || slope <= 0 ? u : std::tanh(2 * slope * u) / (2 * slope); }
+double corunner_load(double u, double slope) {
+  return u >= 0 || slope <= 0 ? u : std::tanh(2 * slope * u) / (2 * slope);
+}
 double corunner_load_derivative(double u, double slope) {
   if (u >= 0 || slope <= 0) return 1;
   const double th = std::tanh(2 * slope * u);
@@ -206,13 +208,15 @@ class RateTnlp : public Ipopt::TNLP {
   }
   Eigen::VectorXd static_power() const {
     Eigen::VectorXd p = Eigen::VectorXd::Zero(zones());
-    for (std::int32_t j = 0; j < in_.nodes(); ++j) p(in_.node_zone[std::size_t(j)]) += in_.node_static_w[std::size_t(j)];
+    for (std::int32_t j = 0; j < in_.nodes(); ++j)
+      p(in_.node_zone[std::size_t(j)]) += in_.node_static_w[std::size_t(j)];
     return p;
   }
   /// Zone powers without the static part (which the bounds absorb), and the heat removed of all.
   Eigen::VectorXd dynamic_power(const Number* x) const {
     Eigen::VectorXd p = Eigen::VectorXd::Zero(zones());
-    for (std::size_t v = 0; v < r_.vars.size(); ++v) p(in_.node_zone[std::size_t(r_.vars[v].node)]) += r_.vars[v].apc * x[v];
+    for (std::size_t v = 0; v < r_.vars.size(); ++v)
+      p(in_.node_zone[std::size_t(r_.vars[v].node)]) += r_.vars[v].apc * x[v];
     return p;
   }
   double removed_w(const Eigen::VectorXd& dynamic, double t) const {
@@ -227,7 +231,8 @@ class RateTnlp : public Ipopt::TNLP {
         const auto end = r_.vars.begin() + r_.node_begin[std::size_t(j) + 1];
         if (std::none_of(begin, end, [&](const CoreTime& v) { return v.task == i; })) continue;
         for (auto v = begin; v != end; ++v) {
-          if (objective_ == RateObjective::rr || v->task == i) reward_entries_.push_back({i, std::int32_t(v - r_.vars.begin())});
+          if (objective_ == RateObjective::rr || v->task == i)
+            reward_entries_.push_back({i, std::int32_t(v - r_.vars.begin())});
         }
       }
     }
@@ -237,7 +242,8 @@ class RateTnlp : public Ipopt::TNLP {
     std::size_t e = 0;
     Index row = 0;
     for (const std::int32_t j : core_rows_) {
-      for (std::int32_t v = r_.node_begin[std::size_t(j)]; v < r_.node_begin[std::size_t(j) + 1]; ++v) rows[e] = row, cols[e++] = v;
+      for (std::int32_t v = r_.node_begin[std::size_t(j)]; v < r_.node_begin[std::size_t(j) + 1]; ++v)
+        rows[e] = row, cols[e++] = v;
       ++row;
     }
     for (const auto& [i, v] : reward_entries_) rows[e] = row + i, cols[e++] = v;
@@ -273,7 +279,8 @@ class RateTnlp : public Ipopt::TNLP {
       values[e++] = in_.room->supply_share(z);
     }
     const double t = tc(x), cop = rate_crac_cop(t);
-    for (const CoreTime& v : r_.vars) values[e++] = v.apc * (1 + in_.room->removal(in_.node_zone[std::size_t(v.node)]) / cop);
+    for (const CoreTime& v : r_.vars)
+      values[e++] = v.apc * (1 + in_.room->removal(in_.node_zone[std::size_t(v.node)]) / cop);
     values[e] = in_.room->removal_per_k / cop - removed_w(dynamic_power(x), t) * cop_slope(t) / (cop * cop);
   }
 
@@ -372,14 +379,16 @@ std::vector<double> starting_point(const RateInstance& in, const Relaxation& r, 
   std::vector<double> x(r.vars.size() + std::size_t(in.tasks()) + 1, 0.0);
   for (std::size_t v = 0; v < r.vars.size(); ++v) {
     const CoreTime& c = r.vars[v];
-    for (std::int32_t k = in.node_first_core[std::size_t(c.node)]; k < in.node_first_core[std::size_t(c.node) + 1]; ++k) {
+    for (std::int32_t k = in.node_first_core[std::size_t(c.node)]; k < in.node_first_core[std::size_t(c.node) + 1];
+         ++k) {
       const std::size_t gene = std::size_t(k * in.tasks() + c.task);
       if (g.allocation.df[gene] > 0 && g.allocation.pstate[gene] == c.pstate) x[v] += g.allocation.df[gene];
     }
   }
   const std::vector<double> rate = task_rates(in, r, x.data(), o);
   for (std::int32_t i = 0; i < in.tasks(); ++i) {
-    x[r.vars.size() + std::size_t(i)] = std::min(rate[std::size_t(i)], in.tables.tasks[std::size_t(i)].arrival_rate_per_s);
+    x[r.vars.size() + std::size_t(i)] =
+        std::min(rate[std::size_t(i)], in.tables.tasks[std::size_t(i)].arrival_rate_per_s);
   }
   x.back() = g.allocation.crac_out_c;
   return x;
@@ -397,14 +406,17 @@ Allocation round_relaxation(const RateInstance& in, const Relaxation& r, const s
       total += std::max(0.0, x[std::size_t(v)]);
       count[std::size_t(v - begin)] = std::int32_t(std::floor(std::max(0.0, x[std::size_t(v)]) + 1e-9));
     }
-    std::int32_t left = std::min(cores, std::int32_t(std::lround(total))) - std::accumulate(count.begin(), count.end(), 0);
+    std::int32_t left =
+        std::min(cores, std::int32_t(std::lround(total))) - std::accumulate(count.begin(), count.end(), 0);
     std::iota(order.begin(), order.end(), 0);
     const auto fraction = [&](std::int32_t o) { return x[std::size_t(begin + o)] - count[std::size_t(o)]; };
-    std::stable_sort(order.begin(), order.end(), [&](std::int32_t p, std::int32_t q) { return fraction(p) > fraction(q); });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::int32_t p, std::int32_t q) { return fraction(p) > fraction(q); });
     for (std::size_t o = 0; left > 0 && o < order.size(); ++o, --left) ++count[std::size_t(order[o])];
     std::int32_t core = in.node_first_core[std::size_t(j)];
     for (std::int32_t v = begin; v < end; ++v) {
-      for (std::int32_t c = 0; c < count[std::size_t(v - begin)] && core < in.node_first_core[std::size_t(j) + 1]; ++c, ++core) {
+      for (std::int32_t c = 0; c < count[std::size_t(v - begin)] && core < in.node_first_core[std::size_t(j) + 1];
+           ++c, ++core) {
         a.df_at(core, r.vars[std::size_t(v)].task) = 1;
         a.ps_at(core, r.vars[std::size_t(v)].task) = std::int16_t(r.vars[std::size_t(v)].pstate);
       }
@@ -469,7 +481,8 @@ RateEvaluation fill(const RateInstance& in, Allocation& a, RateObjective o, Rate
     for (std::size_t n = 0; n < nodes.size() && !miss; ++n) {
       const std::int32_t j = nodes[n];
       if (in.node_table[std::size_t(j)] != pair.table) continue;
-      for (std::int32_t k = in.node_first_core[std::size_t(j)]; k < in.node_first_core[std::size_t(j) + 1] && !miss; ++k) {
+      for (std::int32_t k = in.node_first_core[std::size_t(j)]; k < in.node_first_core[std::size_t(j) + 1] && !miss;
+           ++k) {
         if (task_of(in, a, k) >= 0) continue;
         set_core(in, a, k, pair.task, pair.pstate);
         const RateEvaluation with = settle(in, a);

@@ -45,11 +45,11 @@ struct NlpOptions {
 };
 
 struct NlpAnswer {
-  RateResult result;              ///< the rounded and repaired allocation (seconds: Ipopt + repair)
-  double relaxed_objective = 0;   ///< the objective (rr or nerr) at Ipopt's continuous answer
-  bool converged = false;         ///< Ipopt reported an optimal (or acceptable) local solution
+  RateResult result;             ///< the rounded and repaired allocation (seconds: Ipopt + repair)
+  double relaxed_objective = 0;  ///< the objective (rr or nerr) at Ipopt's continuous answer
+  bool converged = false;        ///< Ipopt reported an optimal (or acceptable) local solution
   std::int32_t iterations = 0;
-  std::string status;             ///< Ipopt's return status, for messages
+  std::string status;  ///< Ipopt's return status, for messages
 };
 
 /// InputError when the room has more than kNlpMaxCores cores; SimulationError when Ipopt cannot
