@@ -7,6 +7,7 @@
 #   hdf5::hdf5, hdf5_hl      libhdf5-openmpi-dev (parallel)   sweep (result file, dimension scales)
 #   Eigen3::Eigen            libeigen3-dev                    thermal (matrices)
 #   dcsweep::cbc             coinor-libcbc-dev                power (PARM ILPs)
+#   dcsweep::ipopt           coinor-libipopt-dev              ratebased ([P3]'s NLP)
 #   Boost::program_options   libboost-program-options-dev     cli
 #   Boost::headers           (the same package's headers)     analysis (Random's sobol engine, Math's erf)
 #   GTest::gtest_main        libgtest-dev                     tests
@@ -51,6 +52,9 @@ add_library(dcsweep::deflate ALIAS PkgConfig::LIBDEFLATE)
 
 pkg_check_modules(CBC REQUIRED IMPORTED_TARGET cbc)
 add_library(dcsweep::cbc ALIAS PkgConfig::CBC)
+
+pkg_check_modules(IPOPT REQUIRED IMPORTED_TARGET ipopt)
+add_library(dcsweep::ipopt ALIAS PkgConfig::IPOPT)
 
 find_path(RANDOM123_INCLUDE_DIR Random123/philox.h REQUIRED)
 add_library(dcsweep::random123 INTERFACE IMPORTED)

@@ -9,11 +9,8 @@
 #include "dcsweep/core/error.hpp"
 
 namespace dcsweep {
-namespace {
 
-/// The P-states of a (task, node table) worth keeping: allowed, and on the upper concave hull of
-/// (APC, ECS) seen from the origin (off).
-std::vector<std::int32_t> hull_states(const RateInstance& in, std::int32_t task, std::int32_t table) {
+std::vector<std::int32_t> rate_hull_states(const RateInstance& in, std::int32_t task, std::int32_t table) {
   std::vector<std::int32_t> states;
   for (std::int32_t p = 0; p < in.off_state(table); ++p) {
     if (in.allowed(task, table, p)) states.push_back(p);
@@ -40,6 +37,8 @@ std::vector<std::int32_t> hull_states(const RateInstance& in, std::int32_t task,
   return hull;
 }
 
+namespace {
+
 class BoundLp {
  public:
   BoundLp(const RateInstance& in, double drop_below, std::int32_t levels, bool lazy_rows)
@@ -61,7 +60,7 @@ class BoundLp {
     std::vector<std::vector<std::int32_t>> hulls(std::size_t(t) * in.tables.types.size());
     for (std::int32_t i = 0; i < t; ++i) {
       for (std::int32_t tb = 0; tb < std::int32_t(in.tables.types.size()); ++tb) {
-        hulls[std::size_t(i) * in.tables.types.size() + std::size_t(tb)] = hull_states(in, i, tb);
+        hulls[std::size_t(i) * in.tables.types.size() + std::size_t(tb)] = rate_hull_states(in, i, tb);
       }
     }
     // Co-location levels: node j's memory load L = sum mi x lies in [L_l, L_l+1] for some level l;

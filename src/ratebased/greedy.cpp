@@ -9,12 +9,11 @@
 namespace dcsweep {
 namespace {
 
-struct Pair {
-  std::int32_t task, table, pstate;
-  double efficiency;  ///< r_i ECS / APC
-};
+using Pair = RatePair;
 
-std::vector<Pair> efficient_pairs(const RateInstance& in) {
+}  // namespace
+
+std::vector<RatePair> rate_efficient_pairs(const RateInstance& in) {
   std::vector<bool> present(in.tables.types.size(), false);
   for (const std::int32_t t : in.node_table) present[std::size_t(t)] = true;
   std::vector<Pair> pairs;
@@ -35,6 +34,8 @@ std::vector<Pair> efficient_pairs(const RateInstance& in) {
   std::stable_sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.efficiency > b.efficiency; });
   return pairs;
 }
+
+namespace {
 
 /// One task per core, with the task rates kept up to date node by node.
 class CoreMap {
@@ -122,7 +123,7 @@ RateResult rate_greedy(const RateInstance& in, RateObjective objective) {
     }
   }
 
-  for (const Pair& pair : efficient_pairs(in)) {
+  for (const Pair& pair : rate_efficient_pairs(in)) {
     const RateTaskType& task = in.tables.tasks[std::size_t(pair.task)];
     const double apc = in.tables.apc(pair.task, pair.table, pair.pstate);
     std::set<Key>& pool = free[std::size_t(pair.table)];

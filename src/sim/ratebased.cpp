@@ -8,6 +8,7 @@
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/ratebased/genetic.hpp"
 #include "dcsweep/ratebased/greedy.hpp"
+#include "dcsweep/ratebased/nlp.hpp"
 #include "dcsweep/thermal/room.hpp"
 
 namespace dcsweep {
@@ -64,7 +65,7 @@ const MetricSpec kMetrics[] = {
 /// Parameters the bound does not depend on (the bound cache's key is every other parameter).
 bool bound_ignores(const std::string& name) {
   return name == "ratebased_technique" || name == "objective" || name == "seed" || name == "workload_seed" ||
-         name.starts_with("ga_") || name.starts_with("ratebased_validate");
+         name.starts_with("ga_") || name.starts_with("nlp_") || name.starts_with("ratebased_validate");
 }
 
 std::string read_text(const std::string& path, const std::string& param) {
@@ -106,6 +107,12 @@ RateTables point_tables(const ParamSet& p, const RatebasedShape& shape, Ratebase
 RateResult run_technique(const RateInstance& in, const ParamSet& p, StreamKey key) {
   const RateObjective objective = rate_objective(p.text("objective"));
   if (p.text("ratebased_technique") == "greedy") return rate_greedy(in, objective);
+  if (p.text("ratebased_technique") == "nlp") {
+    const NlpOptions o{.objective = objective,
+                       .max_iterations = std::int32_t(p.integer("nlp_max_iterations")),
+                       .time_limit_s = p.real("nlp_time_limit_s")};
+    return rate_nlp(in, o).result;
+  }
   GaOptions o;
   o.objective = objective;
   o.population = std::int32_t(p.integer("ga_population"));
@@ -171,7 +178,8 @@ std::vector<ParamSpec> ratebased_params() {
              "trace: a simulation of jobs (trace or Poisson); ratebased: one epoch of [P3]'s rate-based problem on "
              "the platform's room (other metrics; a sweep does not mix the two)"),
       choice("ratebased_technique", {"greedy", "ga", "nlp"}, "greedy",
-             "[P3]: greedy (Alg. 2), ga (Alg. 3-4, seeded from the point's stream), nlp (not built: refused)"),
+             "[P3]: greedy (Alg. 2), ga (Alg. 3-4, seeded from the point's stream), nlp (Ipopt on the continuous "
+             "relaxation, rounded and repaired; rooms of at most 1,000 cores)"),
       choice("objective", {"rr", "nerr"}, "rr",
              "[P3]'s objective of the technique: rr (co-location aware, Eq. 8) or nerr (blind to it, Eq. 9); "
              "reward_rate is always the true RR"),
@@ -194,6 +202,9 @@ std::vector<ParamSpec> ratebased_params() {
       integer("ga_population", 20, 2, 1e6, "GA: chromosomes kept"),
       integer("ga_speedup_steps", 0, 0, 1e9,
               "GA extension (off: [P3]'s Alg. 4): tries per offspring to run a gene one P-state faster"),
+      integer("nlp_max_iterations", 3000, 1, 1e9, "NLP: Ipopt's iteration limit (max_iter)"),
+      real("nlp_time_limit_s", "s", 600, 0, "NLP: Ipopt's CPU-time limit (max_cpu_time; a limit it reaches makes the "
+           "point depend on the machine's speed)"),
       boolean("ratebased_bound", true, "also compute the LP upper bound (reward_rate_bound, bound_gap)"),
       integer("ratebased_bound_lps", 12, 1, 1e6, "the bound's LPs at most (more: tighter, slower)"),
       integer("ratebased_bound_colocation_levels", 0, 0, 1000,
@@ -210,10 +221,6 @@ bool is_ratebased(const ParamSet& params) { return params.text("model") == "rate
 
 void check_ratebased_params(const ParamSet& p) {
   if (!is_ratebased(p)) return;
-  if (p.text("ratebased_technique") == "nlp") {
-    throw InputError("ratebased_technique 'nlp' is not built in this dcsweep (it needs an NLP solver such as Ipopt); "
-                     "use greedy or ga");
-  }
   const std::string& thermal = p.text("thermal_model");
   if (thermal != "auto" && thermal != "crac_node") {
     throw InputError("model 'ratebased' uses the CRAC + node room ([P3]); thermal_model '" + thermal +
@@ -270,6 +277,7 @@ RatebasedShape ratebased_shape(const ParamSet& params, StreamKey key, RatebasedC
   for (std::int32_t j = 0; j < s.platform.node_count; ++j) s.cores += s.platform.type_of(j).cores;
   s.zones = s.platform.zone_count();
   s.tasks = std::int64_t(environment(tables, p.text("ratebased_workload")).size());
+  if (p.text("ratebased_technique") == "nlp") check_nlp_size(s.cores, "platform " + s.platform.name);
   return s;
 }
 

@@ -143,10 +143,12 @@ class RatebasedCosts {
     const StreamKey key{std::uint64_t(p.integer("seed")), i, grid.replicate(i)};
     const RatebasedShape s = ratebased_shape(p, key, cache_);
     const double genes = double(s.cores) * double(s.tasks), zones = double(s.zones);
-    double cost = p.text("ratebased_technique") == "ga"
+    const std::string& technique = p.text("ratebased_technique");
+    double cost = technique == "ga"
                       ? model_.rate_ga_per_gene_generation_s * genes * double(p.integer("ga_generations"))
                       : model_.rate_greedy_per_gene_s * genes;
-    if (p.text("ratebased_technique") == "ga" && p.real("ga_time_limit_s") > 0) cost = std::min(cost, p.real("ga_time_limit_s"));
+    if (technique == "ga" && p.real("ga_time_limit_s") > 0) cost = std::min(cost, p.real("ga_time_limit_s"));
+    if (technique == "nlp") cost = std::min(model_.rate_nlp_per_gene_s * genes, p.real("nlp_time_limit_s")) + cost;
     if (p.boolean("ratebased_validate")) cost += model_.rate_validate_per_task_s * double(p.integer("ratebased_validate_tasks"));
     if (rooms_.insert(heat_distribution_key(s.platform, p)).second) cost += model_.rate_room_per_zone2_s * zones * zones;
     if (p.boolean("ratebased_bound") && bounds_.insert(bound_key_of(p)).second) {

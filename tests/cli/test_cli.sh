@@ -334,7 +334,8 @@ code=$?
   ok || fail "undersized thermostat -> exit $code: $(cat "$tmp/hot.json" "$tmp/err")"
 
 # [P3] model = ratebased (issue 12): bad rate tables are one error line naming the file and line,
-# exit 2, before any room is built; nlp (not built) and a grid mixing models are refused too.
+# exit 2, before any room is built; nlp on a room above 1,000 cores and a grid mixing models are
+# refused too.
 rb_case() {  # rb_case NAME FILE SED: a copy of the shipped tables with FILE edited by SED
   mkdir -p "$tmp/rb_$1" && cp "$root"/inputs/ratebased/*.csv "$tmp/rb_$1/" && sed -i "$3" "$tmp/rb_$1/$2"
 }
@@ -363,7 +364,7 @@ rb_case eight_states pstate_tables.csv '/,xeon_e5649,8,/d'
   expect_error 2 "dcsweep: error: $tmp/rb_eight_states/pstate_tables.csv:18: node type 'xeon_e5649' has 8 P-states in the tables, 9 on platform oxley1080" \
     simulate $(rb_args eight_states)
 }
-expect_error 2 "dcsweep: error: ratebased_technique 'nlp' is not built in this dcsweep" \
+expect_error 2 "dcsweep: error: ratebased_technique nlp: platform oxley1080 has 7920 cores, more than 1000 (the NLP is for small rooms; use greedy or ga)" \
   simulate --model ratebased --platform oxley1080 --ratebased-technique nlp
 expect_error 2 "dcsweep: error: model 'ratebased' needs a platform with a room" simulate --model ratebased
 printf '[sweep]\nseed = 1\n[base]\nplatform = "oxley1080"\nratebased_task_types = "%s"\nratebased_pstate_tables = "%s"

@@ -1,18 +1,20 @@
 // [P3]'s rate-based model and techniques (issue 12): ER / CER / RR / NERR, node power, inlets and
 // CRAC power worked by hand on two nodes of two types; the table reader's errors; the reward
 // bound against every technique and against brute force; constraints of every answer;
-// determinism; and the paper's directions on reduced rooms (memory intensity, isolated aisles,
+// the NLP (Ipopt) against both; determinism; and the paper's directions on reduced rooms (memory intensity, isolated aisles,
 // GA >= greedy, a redline threshold, saturation with the budget).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <random>
 
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/ratebased/bound.hpp"
 #include "dcsweep/ratebased/genetic.hpp"
 #include "dcsweep/ratebased/greedy.hpp"
+#include "dcsweep/ratebased/nlp.hpp"
 #include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/thermal/room.hpp"
 #include "test_helpers.hpp"
@@ -549,6 +551,62 @@ TEST(RateBased, RewardGrowsWithTheBudgetUntilItSaturates) {
   EXPECT_NEAR(previous_bound, all, 1e-6 * all);  // ...until every task is served
   EXPECT_NEAR(bounds[bounds.size() - 2], all, 1e-6 * all);
   EXPECT_GT(ga.back(), 0.95 * all);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The NLP ([P3]'s third technique, Ipopt): its answers meet both constraints, stay under the
+// bound and under the brute-force best, and earn no more than its continuous optimum.
+
+void expect_nlp_answer(const RateInstance& in, RateObjective objective, double bound_rr) {
+  const NlpAnswer nlp = rate_nlp(in, NlpOptions{.objective = objective});
+  expect_meets_constraints(in, nlp.result);
+  EXPECT_LE(nlp.result.evaluation.reward_rate, bound_rr * (1 + 1e-9));
+  EXPECT_TRUE(nlp.converged) << nlp.status;
+  EXPECT_GE(nlp.relaxed_objective * (1 + 1e-6), objective_of(nlp.result.evaluation, objective));
+}
+
+TEST(RateBased, NlpOnTheHandCaseMeetsBothConstraintsUnderTheBruteForceBest) {
+  for (const double budget : {75.0, 90.0, 110.0, 1000.0}) {
+    const RateInstance in = hand_instance(budget, 30);
+    const auto [rr, nerr] = brute_force(in);
+    for (const RateObjective objective : {RateObjective::rr, RateObjective::nerr}) {
+      expect_nlp_answer(in, objective, rate_reward_bound(in).reward_rate);
+      const NlpAnswer nlp = rate_nlp(in, NlpOptions{.objective = objective});
+      EXPECT_LE(nlp.result.evaluation.reward_rate, rr + 1e-12) << budget;
+      EXPECT_LE(nlp.result.evaluation.naive_reward_rate, nerr + 1e-12) << budget;
+    }
+  }
+  // Everything fits: the NLP finds brute force's 2.8 (every core on "mem" at its fastest state).
+  RateInstance loose = hand_instance(1e6, 60);
+  for (RateTaskType& t : loose.tables.tasks) t.arrival_rate_per_s = 100;
+  EXPECT_NEAR(rate_nlp(loose, NlpOptions{.objective = RateObjective::nerr}).result.evaluation.naive_reward_rate, 2.8,
+              1e-9);
+}
+
+TEST(RateBased, NlpOnSmallRandomRoomsMeetsBothConstraintsUnderTheBound) {
+  std::mt19937_64 random(12);
+  std::uniform_real_distribution<double> factor(0.4, 1.6);
+  for (const std::string env : {"cpu_intensive", "hybrid", "memory_intensive"}) {
+    RateInstance in = reduced(env, env == "hybrid" ? 1.0 : 0.0, factor(random));
+    for (RateTaskType& t : in.tables.tasks) t.arrival_rate_per_s *= factor(random) / 30;
+    const double bound = rate_reward_bound(in).reward_rate;
+    for (const RateObjective objective : {RateObjective::rr, RateObjective::nerr}) {
+      SCOPED_TRACE(env);
+      expect_nlp_answer(in, objective, bound);
+    }
+  }
+}
+
+TEST(RateBased, NlpIsDeterministicAndRefusesLargeRooms) {
+  const RateInstance in = reduced("hybrid");
+  const NlpAnswer a = rate_nlp(in), b = rate_nlp(in);
+  EXPECT_EQ(a.result.allocation.df, b.result.allocation.df);
+  EXPECT_EQ(a.result.allocation.pstate, b.result.allocation.pstate);
+  EXPECT_EQ(a.relaxed_objective, b.relaxed_objective);
+  EXPECT_EQ(a.iterations, b.iterations);
+  EXPECT_EQ(input_error([] { check_nlp_size(kNlpMaxCores + 1, "platform big"); }),
+            "ratebased_technique nlp: platform big has 1001 cores, more than 1000 (the NLP is for small rooms; use "
+            "greedy or ga)");
 }
 
 }  // namespace

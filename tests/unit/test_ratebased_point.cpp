@@ -1,7 +1,7 @@
 // model = ratebased sweep points (issue 12): an epoch solved end to end through the sweep
 // engine's point evaluation, its metrics recomputed independently from the answer, infeasible
-// epochs as results, determinism of the GA for a point, what a spec may not hold (a mixed grid,
-// nlp), and the discrete-event check of the predicted reward rate.
+// epochs as results, determinism of the GA for a point, what a spec may not hold (a mixed grid),
+// an nlp point, and the discrete-event check of the predicted reward rate.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -157,19 +157,20 @@ TEST(RateBasedPoint, GaIsDeterministicForItsPoint) {
   EXPECT_EQ(sweep.metric(first, "ga_generations"), 60.0);
 }
 
-TEST(RateBasedPoint, SpecsMayNotMixModelsOrAskForNlp) {
+TEST(RateBasedPoint, SpecsMayNotMixModelsAndNlpRunsOnSmallRooms) {
   const std::string mixed = input_error([] { Sweep(spec_text("", "model = [\"ratebased\", \"trace\"]\n", false)); });
   EXPECT_EQ(mixed.rfind("r.toml:", 0), 0u) << mixed;
   EXPECT_NE(mixed.find("[axes] model: mixes model = trace and model = ratebased points"), std::string::npos) << mixed;
-  const Sweep nlp(spec_text("", "ratebased_technique = [\"greedy\", \"nlp\"]\n"));
-  EXPECT_EQ(input_error([&] { estimate_costs(nlp.grid, {}); }),
-            "ratebased_technique 'nlp' is not built in this dcsweep (it needs an NLP solver such as Ipopt); use "
-            "greedy or ga");
-  const Sweep costs(spec_text("", "ratebased_technique = [\"greedy\", \"ga\"]\n"));
+  const Sweep costs(spec_text("", "ratebased_technique = [\"greedy\", \"ga\", \"nlp\"]\n"));
   const std::vector<double> c = estimate_costs(costs.grid, {});
-  ASSERT_EQ(c.size(), 2u);
+  ASSERT_EQ(c.size(), 3u);
   EXPECT_GT(c[0], 0);
   EXPECT_GT(c[1], 0);
+  EXPECT_GT(c[2], 0);
+  const PointResult nlp = costs.point(2);
+  EXPECT_EQ(costs.metric(nlp, "feasible"), 1.0);
+  EXPECT_LE(costs.metric(nlp, "reward_rate"), costs.metric(nlp, "reward_rate_bound") * (1 + 1e-9));
+  EXPECT_GE(costs.metric(nlp, "bound_gap"), -1e-9);
 }
 
 TEST(RateBasedPoint, SimulatedArrivalsRealizeThePredictedRewardRate) {

@@ -57,6 +57,11 @@ struct RewardBound {
   double seconds = 0;
 };
 
+/// The P-states of a (task, node table) worth keeping in a relaxation: allowed (Eq. 10), and on
+/// the upper concave hull of (APC, ECS) seen from the origin (off); any mix of the others is
+/// dominated (as fast for no more power).
+std::vector<std::int32_t> rate_hull_states(const RateInstance& instance, std::int32_t task, std::int32_t table);
+
 /// SimulationError when Clp fails on an LP (neither optimal nor proven infeasible).
 RewardBound rate_reward_bound(const RateInstance& instance, const BoundOptions& options = {});
 

@@ -13,6 +13,14 @@
 
 namespace dcsweep {
 
+/// A (task type, node table) pair at its most efficient allowed P-state.
+struct RatePair {
+  std::int32_t task, table, pstate;
+  double efficiency;  ///< r_i ECS / APC
+};
+/// Every pair of a task and a node table some node has, most efficient first (Alg. 2's order).
+std::vector<RatePair> rate_efficient_pairs(const RateInstance& instance);
+
 /// Deterministic. Infeasible (feasible = false, idle allocation) when not even every core off
 /// meets both constraints.
 RateResult rate_greedy(const RateInstance& instance, RateObjective objective);

@@ -29,8 +29,9 @@ std::vector<MetricSpec> ratebased_metric_specs();
 
 /// model = ratebased.
 bool is_ratebased(const ParamSet& params);
-/// What the parameters alone rule out (InputError naming the parameter): a technique not built
-/// (nlp), a thermal model other than crac_node, a platform without a room.
+/// What the parameters alone rule out (InputError naming the parameter): a thermal model other
+/// than crac_node, a platform without a room. (nlp on a room above kNlpMaxCores cores is refused
+/// by ratebased_shape, which knows the cores.)
 void check_ratebased_params(const ParamSet& params);
 
 /// One rank's reusable pieces of ratebased points, so that the points of a sweep sharing tables,

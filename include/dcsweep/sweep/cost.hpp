@@ -26,6 +26,7 @@ struct CostModel {
   // model = ratebased points (sim/ratebased.hpp): gene = one (core, task type) pair
   double rate_greedy_per_gene_s = 2e-8;     ///< greedy (Alg. 2)
   double rate_ga_per_gene_generation_s = 3e-7;  ///< GA (Alg. 3-4), per generation (oxley1080: 12 ms)
+  double rate_nlp_per_gene_s = 1e-2;  ///< nlp (Ipopt + repair; hybrid: 88 cores 0.5 s, 968 cores 41 s), capped by nlp_time_limit_s
   double rate_bound_per_gene_lp_s = 2.5e-5;  ///< the LP bound, per LP; once per distinct instance (oxley1080: 12 s)
   double rate_room_per_zone2_s = 6e-7;      ///< the room and its linear map, once per room (oxley1080 0.4 s, oxley4320 11 s)
   double rate_validate_per_task_s = 1e-6;   ///< ratebased_validate, per simulated arrival
