@@ -25,6 +25,13 @@ std::string workload_key(const ParamSet& p) {
   return key;
 }
 
+/// The zones of the point's thermal model: thermal_zone_nodes, or the platform's own zoning.
+double zones_of(const ParamSet& p, const Platform& platform) {
+  const auto zone_nodes = p.integer("thermal_zone_nodes") > 0 ? p.integer("thermal_zone_nodes")
+                                                              : std::int64_t{platform.zone_nodes};
+  return double(platform.node_count) / double(zone_nodes);
+}
+
 /// What a point's policies cost depends on besides their parameters.
 struct WorkloadShape {
   double jobs = 0;
@@ -35,9 +42,7 @@ struct WorkloadShape {
 WorkloadShape workload_shape(const Scenario& s) {
   WorkloadShape shape{double(s.workload.jobs.size()), double(s.platform.node_count), 0};
   if (thermal_enabled(s) && s.params.text("thermal_model") != "crac_node" && s.platform.has_room()) {
-    const auto zone_nodes = s.params.integer("thermal_zone_nodes") > 0 ? s.params.integer("thermal_zone_nodes")
-                                                                       : std::int64_t{s.platform.zone_nodes};
-    const double zones = double(s.platform.node_count) / double(zone_nodes);
+    const double zones = zones_of(s.params, s.platform);
     if (zones <= double(kSpEirMaxZones)) shape.dense_zones = zones;
   }
   return shape;
@@ -69,9 +74,7 @@ double workload_cost(const Scenario& s, const CostModel& model) {
   for (const Job& job : w.jobs) node_count += job.nodes;
   double cost = model.per_job_s * static_cast<double>(w.jobs.size()) + model.per_node_s * node_count;
   if (thermal_enabled(s) && make_node_power(s.params, s.platform, s.key)) {
-    const auto zone_nodes = s.params.integer("thermal_zone_nodes") > 0 ? s.params.integer("thermal_zone_nodes")
-                                                                       : std::int64_t{s.platform.zone_nodes};
-    const double zones = double(s.platform.node_count) / double(zone_nodes);
+    const double zones = zones_of(s.params, s.platform);
     const double per_job_zone =
         s.params.text("thermal_model") == "crac_node" ? model.per_job_zone_crac_node_s : model.per_job_zone_s;
     cost += per_job_zone * static_cast<double>(w.jobs.size()) * zones;
@@ -104,10 +107,8 @@ std::optional<RoomUse> room_of(const ParamSet& p) {
   }
   const Platform platform = *platform_registry().at(p.text("platform")).make({p, {}}, TraceHint{});
   if (!platform.has_room()) return std::nullopt;
-  const auto zone_nodes = p.integer("thermal_zone_nodes") > 0 ? p.integer("thermal_zone_nodes")
-                                                              : std::int64_t{platform.zone_nodes};
   const bool dense = p.text("thermal_model") != "crac_node" && p.text("heat_distribution").empty();
-  return RoomUse{heat_distribution_key(platform, p), dense ? double(platform.node_count) / double(zone_nodes) : 0.0};
+  return RoomUse{heat_distribution_key(platform, p), dense ? zones_of(p, platform) : 0.0};
 }
 
 /// Adds each distinct room's D build to the first point that uses it (on the ranks that own it).
