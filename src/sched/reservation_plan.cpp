@@ -309,15 +309,14 @@ std::size_t PlanningScheduler::keep_plan(const SchedulingContext& ctx) {
     Kept& kept = kept_[q];
     if (!(kept.start > now) || !std::isfinite(kept.start)) break;
     const double estimate = kept.end - kept.start;
-    if (stays(kept)) {
+    const bool vouched = stays(kept);
+    if (!vouched && profile_.earliest(kept.nodes, estimate, 0, kept.start) < profile_.size()) break;
+    const std::size_t at = profile_.split(kept.start);
+    if (vouched) {
       kept.short_by -= gained_most;
     } else {
-      if (profile_.earliest(kept.nodes, estimate, 0, kept.start) < profile_.size()) break;
-      kept.beta = profile_.last_short_end(kept.nodes, now + estimate);
-      kept.short_by = -1;
+      kept = kept_at(at, kept.nodes, estimate, now);
     }
-    const std::size_t at = profile_.split(kept.start);
-    if (kept.short_by < 0) kept.short_by = profile_.least_short_by(kept.nodes, at);
     profile_.reserve(at, kept.nodes, kept.end);
   }
   kept_.resize(q);
@@ -429,15 +428,20 @@ PlanningScheduler::Placed PlanningScheduler::place(SchedulingContext& ctx, std::
     return {};
   }
   const double start = profile_.time(at);
+  // A refused job is looked at again at every pass.
+  kept_.push_back(step == 0 ? Kept{start, start + job.estimate_s, job.nodes, -INFINITY, 0}
+                            : kept_at(at, job.nodes, job.estimate_s, now));
+  return {start, at, profile_.reserve(at, job.nodes, start + job.estimate_s)};
+}
+
+PlanningScheduler::Kept PlanningScheduler::kept_at(std::size_t at, std::int32_t nodes, double estimate,
+                                                   double now) const {
+  const double start = profile_.time(at);
   // The step before `at` lacks the nodes (a start begins a run of steps that have them) and none
   // from `at` on until start + estimate does: when the window beginning now ends by then, its
   // last stretch lacking them ends at `start`.
-  const double beta = step == 0                               ? -INFINITY
-                      : start <= now + job.estimate_s ? start
-                                                              : profile_.last_short_end(job.nodes, now + job.estimate_s);
-  const std::int32_t short_by = step == 0 ? 0 : profile_.least_short_by(job.nodes, at);
-  kept_.push_back({start, start + job.estimate_s, job.nodes, beta, short_by});
-  return {start, at, profile_.reserve(at, job.nodes, start + job.estimate_s)};
+  const double beta = start <= now + estimate ? start : profile_.last_short_end(nodes, now + estimate);
+  return {start, start + estimate, nodes, beta, profile_.least_short_by(nodes, at)};
 }
 
 }  // namespace dcsweep::detail

@@ -143,6 +143,9 @@ class PlanningScheduler : public Scheduler {
     double beta;
     std::int32_t short_by;
   };
+  /// A job planned at step `at` of profile_ (its start), not yet reserved, with its bounds: the
+  /// one earliest start, no earlier window fitting.
+  Kept kept_at(std::size_t at, std::int32_t nodes, double estimate, double now) const;
   /// Puts profile_ = running_now_ and the kept jobs back where they were, up to the first that
   /// moves (see the class comment), and returns its position.
   std::size_t keep_plan(const SchedulingContext& ctx);
