@@ -266,6 +266,9 @@ RatebasedShape ratebased_shape(const ParamSet& params, StreamKey key, RatebasedC
   if (!s.platform.has_room()) {
     throw InputError("model 'ratebased' needs a platform with a room; '" + s.platform.name + "' has none");
   }
+  for (std::int32_t j = 0; j < s.platform.node_count; ++j) s.cores += s.platform.type_of(j).cores;
+  // The room's size refuses the NLP before any table is read: the answer does not depend on them.
+  if (p.text("ratebased_technique") == "nlp") check_nlp_size(s.cores, "platform " + s.platform.name);
   const RateTables& tables = cache.tables(p);
   try {
     rate_tables_of_types(s.platform, tables);
@@ -274,10 +277,8 @@ RatebasedShape ratebased_shape(const ParamSet& params, StreamKey key, RatebasedC
     if (std::string_view(e.what()).starts_with(file)) throw;
     throw InputError(file + ": " + e.what());
   }
-  for (std::int32_t j = 0; j < s.platform.node_count; ++j) s.cores += s.platform.type_of(j).cores;
   s.zones = s.platform.zone_count();
   s.tasks = std::int64_t(environment(tables, p.text("ratebased_workload")).size());
-  if (p.text("ratebased_technique") == "nlp") check_nlp_size(s.cores, "platform " + s.platform.name);
   return s;
 }
 
