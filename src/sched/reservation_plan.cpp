@@ -177,29 +177,26 @@ void Profile::add(double from, double to, std::int32_t delta) {
   const std::size_t i = split(from);
   const std::size_t j = std::isfinite(to) ? split(to) : size();
   for (std::size_t k = i; k < j; ++k) free_[k] += delta;
+  // A job that ended early leaves its estimated end as a step like the one before: merge, or
+  // such steps would pile up (every scan pays for them).
+  const auto merge = [&](std::size_t k) {
+    if (k == 0 || k >= size() || free_[k] != free_[k - 1]) return;
+    time_.erase(time_.begin() + static_cast<std::ptrdiff_t>(k));
+    free_.erase(free_.begin() + static_cast<std::ptrdiff_t>(k));
+  };
+  merge(j);
+  merge(i);
 }
 
-bool Profile::difference(const Profile& later, const Profile& earlier, std::vector<Stretch>& stretches) {
-  stretches.clear();
-  if (earlier.time_[0] > later.time_[0]) return false;
-  std::size_t k = 0;  // earlier's step that covers the time t
-  for (std::size_t i = 0; i < later.size(); ++i) {
-    const double end = i + 1 < later.size() ? later.time_[i + 1] : INFINITY;
-    for (double t = later.time_[i]; t < end;) {
-      while (k + 1 < earlier.size() && earlier.time_[k + 1] <= t) ++k;
-      const double to = std::min(end, k + 1 < earlier.size() ? earlier.time_[k + 1] : INFINITY);
-      const std::int32_t delta = later.free_[i] - earlier.free_[k];
-      if (delta != 0) {
-        if (!stretches.empty() && stretches.back().to == t && stretches.back().delta == delta) {
-          stretches.back().to = to;
-        } else {
-          stretches.push_back({t, to, delta});
-        }
-      }
-      t = to;
+bool Profile::same_steps(const Profile& other) const {
+  const auto changes = [](const Profile& p) {
+    std::vector<std::pair<double, std::int32_t>> steps;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      if (i == 0 || p.free_[i] != p.free_[i - 1]) steps.emplace_back(p.time_[i], p.free_[i]);
     }
-  }
-  return true;
+    return steps;
+  };
+  return changes(*this) == changes(other);
 }
 
 bool Profile::overbooked() const {
@@ -252,42 +249,87 @@ void PlanningScheduler::inserted(std::size_t position, JobIndex index) {
   if (resumable_) new_jobs_.push_back(index);
 }
 
+void PlanningScheduler::ended(JobIndex, double estimated_end_s, std::int32_t nodes) {
+  ended_.push_back({estimated_end_s, nodes});
+}
+
 void PlanningScheduler::schedule(SchedulingContext& ctx) {
   if (!resume_kept_plan(ctx)) {
     resumable_ = false;
     new_jobs_.clear();
-    queue_.start_heads(ctx, [&](JobIndex) {
+    queue_.start_heads(ctx, [&](JobIndex index, double end) {
+      heads_.push_back({end, ctx.job(index).nodes});
       if (kept_.empty()) return;
       if (std::isfinite(kept_.front().start)) vacated_.push_back(kept_.front());
       kept_.erase(kept_.begin());
     });
+    track_running(ctx);
     if (!queue_.empty() && ctx.free_nodes() > 0) {
-      running_now_.rebuild(ctx.now(), ctx.free_nodes(), ctx);
       const std::size_t from = keep_plan(ctx);
       vacated_.clear();
       dropped_.clear();
-      base_ = running_now_;
+      changes_.clear();
       plan(ctx, from);
     }
   }
+  ended_.clear();
   running_ = ctx.running().size();
   free_ = ctx.free_nodes();
 }
 
+void PlanningScheduler::change_running(double from, double to, std::int32_t delta) {
+  if (!(to > from) || delta == 0) return;
+  running_now_.add(from, to, delta);
+  if (!kept_.empty()) changes_.push_back({from, to, delta});  // without a kept plan, nothing needs them
+}
+
+void PlanningScheduler::track_running(const SchedulingContext& ctx) {
+  const double now = ctx.now();
+  std::int32_t free = free_;  // what the engine's free count would be without power changes
+  for (const Leaving& job : ended_) free += job.nodes;
+  for (const Leaving& job : heads_) free -= job.nodes;
+  if (!running_known_ || ctx.running().size() + ended_.size() != running_ + heads_.size()) {
+    running_now_.rebuild(now, ctx.free_nodes(), ctx);
+    running_known_ = true;
+    kept_.clear();  // what changed since it was made is not known
+    changes_.clear();
+  } else {
+    // A running job's nodes come back at its estimated end, or now once that has passed: a job
+    // that ended early gives them from now on, a head started takes them until its end, and
+    // nodes switched off or booted change the free count from now on.
+    running_now_.drop_before(now);
+    for (const Leaving& job : ended_) change_running(now, job.end, job.nodes);
+    for (const Leaving& job : heads_) change_running(now, job.end, -job.nodes);
+    change_running(now, INFINITY, ctx.free_nodes() - free);
+  }
+  heads_.clear();
+  running_tracked(running_now_, ctx);
+}
+
 std::size_t PlanningScheduler::keep_plan(const SchedulingContext& ctx) {
   const double now = ctx.now();
-  if (kept_.empty() || !Profile::difference(running_now_, base_, changes_)) {
+  if (kept_.empty()) {
     profile_ = running_now_;
-    kept_.clear();
     return 0;
   }
   // Where nodes were gained since the plan was made: until when, and at most how many at a time.
+  // Each change runs from a pass no later than now, so from now on the change at t is the sum of
+  // those that end after t: a sum that steps at their ends.
+  for (Profile::Stretch& change : changes_) change.from = std::max(change.from, now);
+  std::erase_if(changes_, [](const Profile::Stretch& change) { return !(change.to > change.from); });
+  std::sort(changes_.begin(), changes_.end(),
+            [](const Profile::Stretch& a, const Profile::Stretch& b) { return a.to < b.to; });
   double gained_until = now;
   std::int32_t gained_most = 0;
-  for (const Profile::Stretch& change : changes_) {
-    if (change.delta <= 0) continue;
-    gained_until = std::max(gained_until, change.to);
-    gained_most = std::max(gained_most, change.delta);
+  std::int32_t change_at = 0;  // the change from the previous end on
+  for (const Profile::Stretch& change : changes_) change_at += change.delta;
+  for (std::size_t k = 0; k < changes_.size();) {
+    const double to = changes_[k].to;  // change_at holds until `to`
+    if (change_at > 0) {
+      gained_until = std::max(gained_until, to);
+      gained_most = std::max(gained_most, change_at);
+    }
+    for (; k < changes_.size() && changes_[k].to == to; ++k) change_at -= changes_[k].delta;
   }
   for (const Kept& head : vacated_) {
     gained_until = std::max(gained_until, head.end);
@@ -340,8 +382,8 @@ void PlanningScheduler::patch_plan(double now, std::size_t q, const std::vector<
 }
 
 bool PlanningScheduler::resume_kept_plan(SchedulingContext& ctx) {
-  if (!resumable_ || ctx.running().size() != running_ || ctx.free_nodes() != free_ || !profile_.advance(ctx.now()) ||
-      !base_.advance(ctx.now())) {
+  if (!resumable_ || !ended_.empty() || ctx.running().size() != running_ || ctx.free_nodes() != free_ ||
+      !profile_.advance(ctx.now()) || !running_now_.advance(ctx.now())) {
     return false;
   }
   const auto fits_now = [&](JobIndex index) {
@@ -417,7 +459,7 @@ PlanningScheduler::Placed PlanningScheduler::place(SchedulingContext& ctx, std::
     };
     if (ctx.start_if(index, {}, fits)) {
       started_.push_back(q);
-      base_.reserve(0, job.nodes, end);
+      running_now_.reserve(0, job.nodes, end);
       return {now, 0, profile_.reserve(0, job.nodes, end)};
     }
     refused_ = true;

@@ -47,15 +47,14 @@ class Profile {
   std::size_t split(double t);
   /// Moves now to `now` (no earlier than step 0's start), dropping the steps that end by then.
   void drop_before(double now);
-  /// Adds `delta` free nodes from `from` (no earlier than now) until `to`.
+  /// Adds `delta` free nodes from `from` (no earlier than now) until `to` (after `from`), merging
+  /// a step with the one before when they end up equal.
   void add(double from, double to, std::int32_t delta);
-  /// `later` - `earlier` from later's now on, where it is not 0, as stretches of one difference.
-  /// False if `earlier` is not a profile of the same machine from an earlier or equal now.
+  /// A change of free nodes over time: `delta` from `from` until `to`.
   struct Stretch {
     double from, to;
     std::int32_t delta;
   };
-  static bool difference(const Profile& later, const Profile& earlier, std::vector<Stretch>& stretches);
   /// The fewest nodes short of `nodes` at any of the first `steps` steps that lacks them; nodes
   /// if none does.
   std::int32_t least_short_by(std::int32_t nodes, std::size_t steps) const;
@@ -64,6 +63,10 @@ class Profile {
   /// Where the last stretch of time before `until` over which fewer than `nodes` are free ends
   /// (no later than `until`); now if nodes are free all along.
   double last_short_end(std::int32_t nodes, double until) const;
+
+  /// Whether both give the same free nodes at every time from the same now on (steps that
+  /// change nothing aside).
+  bool same_steps(const Profile& other) const;
 
   std::size_t size() const { return time_.size(); }
   double time(std::size_t i) const { return time_[i]; }
@@ -110,10 +113,14 @@ class Profile {
 ///   the pass plans afresh). Planning from scratch resumes at the first job that moves (or was
 ///   refused, or could not be planned). The kept prefix's profile is the kept plan patched by
 ///   the changes (or made again from its reservations when the prefix is the smaller part).
+/// The running jobs' profile itself is kept between passes and brought up to date from what
+/// happened since (jobs the engine reports ended, heads started, the free count's change when
+/// nodes were switched off or booted), not made again from the engine's running set.
 class PlanningScheduler : public Scheduler {
  public:
   std::size_t queued() const override { return queue_.size(); }
   void schedule(SchedulingContext& ctx) override;
+  void ended(JobIndex index, double estimated_end_s, std::int32_t nodes) override;
 
  protected:
   /// The subclass put `index` at `position` of queue_.
@@ -121,8 +128,17 @@ class PlanningScheduler : public Scheduler {
 
   WaitingQueue queue_;
 
+  /// Hears the running jobs' profile each time it is brought up to date (before planning):
+  /// tests compare it with one made from the engine's running set.
+  virtual void running_tracked(const Profile& /*running*/, const SchedulingContext& /*ctx*/) {}
+
  private:
   bool resume_kept_plan(SchedulingContext& ctx);
+  /// Brings running_now_ to the running jobs now: the last pass's, less the jobs that ended and
+  /// with the heads started since (changes_ hears each change), or made again from the engine's
+  /// running set when the count disagrees (the kept plan is then dropped).
+  void track_running(const SchedulingContext& ctx);
+  void change_running(double from, double to, std::int32_t delta);
   /// Plans queue positions from `from` on (profile_ holds the plan of those before) until no job
   /// left fits now, starting those whose start is now.
   void plan(SchedulingContext& ctx, std::size_t from);
@@ -154,12 +170,20 @@ class PlanningScheduler : public Scheduler {
   void patch_plan(double now, std::size_t q, const std::vector<Profile::Stretch>& changes);
 
   /// profile_: the plan of queue positions [0, kept_.size()) (kept_ by position) as of the last
-  /// pass; base_: the running jobs then, with the jobs that pass started; running_now_: the
-  /// running jobs now; vacated_: the kept reservations of the heads started since; dropped_:
-  /// those of jobs dropped from kept_ since (a job arrived before them), still in profile_.
-  Profile profile_, base_, running_now_;
+  /// planning pass; running_now_: the running jobs now (after a pass, with those it started);
+  /// changes_: what running_now_ gained or lost since that planning pass (each from the pass
+  /// that saw it); vacated_: the kept reservations of the heads started since; dropped_: those
+  /// of jobs dropped from kept_ since (a job arrived before them), still in profile_.
+  Profile profile_, running_now_;
+  bool running_known_ = false;  ///< running_now_ has been made (it is then kept up to date)
   std::vector<Kept> kept_, vacated_, dropped_;
   std::vector<Profile::Stretch> changes_;
+  /// Since the last pass: jobs that ended and heads started ({estimated end, nodes}).
+  struct Leaving {
+    double end;
+    std::int32_t nodes;
+  };
+  std::vector<Leaving> ended_, heads_;
   bool resumable_ = false;  ///< only arrivals since the last pass (second shortcut)
   std::vector<JobIndex> new_jobs_;  ///< inserted after the kept plan since the last pass
   std::size_t running_ = 0;         ///< running jobs after the last pass

@@ -1,5 +1,7 @@
 #include "dcsweep/sched/scheduler.hpp"
 
+#include <cmath>
+
 #include "waiting_queue.hpp"
 
 namespace dcsweep {
@@ -24,9 +26,15 @@ void WaitingQueue::pop_front() {
   }
 }
 
-void WaitingQueue::start_heads(SchedulingContext& ctx, const std::function<void(JobIndex)>& started) {
-  while (!empty() && ctx.job(front()).nodes <= ctx.free_nodes() && ctx.start(front())) {
-    if (started) started(front());
+void WaitingQueue::start_heads(SchedulingContext& ctx, const std::function<void(JobIndex, double)>& started) {
+  double end = NAN;
+  const SchedulingContext::StartCheck note_end = [&](double estimated_end) {
+    end = estimated_end;
+    return true;
+  };
+  while (!empty() && ctx.job(front()).nodes <= ctx.free_nodes() &&
+         (started ? ctx.start_if(front(), {}, note_end) : ctx.start(front()))) {
+    if (started) started(front(), end);
     pop_front();
   }
 }

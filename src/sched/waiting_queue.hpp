@@ -23,8 +23,8 @@ class WaitingQueue {
   std::span<const JobIndex> view() const { return std::span<const JobIndex>(jobs_).subspan(head_); }
 
   /// Starts queue heads, in order, while they fit (FCFS). Stops at the first that does not.
-  /// `started` (if given) hears each job started, before it leaves the queue.
-  void start_heads(SchedulingContext& ctx, const std::function<void(JobIndex)>& started = {});
+  /// `started` (if given) hears each job started and its estimated end, before it leaves the queue.
+  void start_heads(SchedulingContext& ctx, const std::function<void(JobIndex, double)>& started = {});
   /// Removes the listed positions (ascending, relative to the head).
   void erase_positions(const std::vector<std::size_t>& positions);
 

@@ -319,7 +319,9 @@ void Engine::finish(JobIndex index) {
   auto& nodes = node_sets_[std::size_t(index)];
   ended_[index] = true;
   machine_.release(nodes);
-  running_.erase({p.since_s + (j.estimate_s - p.done_s) * p.scale, index});
+  const double estimated_end = p.since_s + (j.estimate_s - p.done_s) * p.scale;
+  running_.erase({estimated_end, index});
+  scheduler_->ended(index, estimated_end, static_cast<std::int32_t>(nodes.size()));
   outcome.node_seconds += double(nodes.size()) * (now_ - p.held_since_s);
   outcome.stretch = (outcome.end_s - outcome.start_s) / work_s(j);
   for (SimObserver* observer : observers_) observer->on_job_end(now_, placement(index), outcome.killed);

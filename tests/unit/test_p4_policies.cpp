@@ -149,6 +149,36 @@ TEST(P4Mtdp, PowerOffAndBootWithExactEnergy) {
   }
 }
 
+TEST(P4Mtdp, ConservativePlansWithNodesSwitchedOffBootedAndFreedEarly) {
+  // Conservative backfilling keeps its picture of the running jobs between passes (from the jobs
+  // that ended, the heads started and the free count's change when nodes go off or boot): on
+  // the 3-node room with idle nodes off and 60 s boots, by hand (id, submit, run, estimate, nodes):
+  // J1 (1 node, 0, runs 400 of 1000): starts at 0, the two idle nodes go off.
+  // J2 (3 nodes, 100, 100 of 100): two nodes boot, free at 160; no plan can hold J2 before then
+  //   (one node would come back at 1000), from 160 it is planned at 1000.
+  // J3 (2 nodes, 200, 500 of 500): ends at 700, before J2's reservation: starts at 200.
+  // J4 (1 node, 300, 100 of 100): nothing free; reserved at 700 (J3's nodes).
+  // J1 ends at 400, early: in queue order J2 now fits at 700 (J3's end), before J4, and J4
+  //   fits now on J1's node, over [400, 500): J4 starts at 400, J2 at 700.
+  ParamSet p = three_node_room("lrh");
+  p.set("workload", std::string("trace"));
+  p.set("trace", test::write_file("p4_conservative_off.swf",
+                                  "1 0 0 400 1 -1 -1 1 1000 -1 1 1 1 1 1 1 -1 -1\n"
+                                  "2 100 0 100 3 -1 -1 3 100 -1 1 1 1 1 1 1 -1 -1\n"
+                                  "3 200 0 500 2 -1 -1 2 500 -1 1 1 1 1 1 1 -1 -1\n"
+                                  "4 300 0 100 1 -1 -1 1 100 -1 1 1 1 1 1 1 -1 -1\n"));
+  p.set("node_boot_s", 60.0);
+  p.set("idle_nodes_off", true);
+  p.set("cooling", std::string("redline"));
+  for (const char* scheduler : {"conservative", "edf"}) {  // edf: deadlines in submit order here
+    p.set("scheduler", std::string(scheduler));
+    const SimulationResult r = run_simulation(make_scenario(p));
+    std::vector<double> starts;
+    for (const JobOutcome& job : r.jobs) starts.push_back(job.start_s);
+    EXPECT_EQ(starts, (std::vector<double>{0, 700, 200, 400})) << scheduler;
+  }
+}
+
 TEST(P4SpEir, TheLpBoundIsNeverBelowAnyPlacementAndTheComputeBoundIsTheLeastPower) {
   // Two racks of two nodes, PE1955 and PE1855 chassis (different idle and busy powers), a
   // generated D; every placement of every (busy, on) count is enumerated.

@@ -80,6 +80,10 @@ class Scheduler {
   virtual ~Scheduler() = default;
   /// A job arrives and joins the queue (arrivals come in submit order, ties by job id).
   virtual void submit(JobIndex index, const SchedulingContext& ctx) = 0;
+  /// A running job ended now, before this time's pass: its `nodes` are free again and its entry
+  /// {estimated_end_s, index} has left running(). For a scheduler that keeps its own picture of
+  /// the running jobs between passes (conservative backfilling's plan); the default ignores it.
+  virtual void ended(JobIndex /*index*/, double /*estimated_end_s*/, std::int32_t /*nodes*/) {}
   /// Starts whatever the policy starts now.
   virtual void schedule(SchedulingContext& ctx) = 0;
   /// Jobs waiting.
