@@ -125,10 +125,17 @@ void Profile::falling_lows(std::vector<Low>& lows) const {
   }
 }
 
-bool Profile::fits_now(const std::vector<Low>& lows, std::int32_t nodes, double end) {
-  const auto first_short =
-      std::partition_point(lows.begin(), lows.end(), [&](const Low& low) { return low.free >= nodes; });
-  return first_short == lows.end() || first_short->time >= end;
+std::size_t Profile::first_fitting_now(const std::vector<Low>& lows, std::span<const Job> jobs,
+                                       std::span<const JobIndex> queue, std::size_t from, double now) {
+  const std::int32_t free_now = lows.front().free;
+  for (std::size_t p = from; p < queue.size(); ++p) {
+    const Job& job = jobs[static_cast<std::size_t>(queue[p])];
+    if (job.nodes > free_now) continue;
+    std::size_t k = 1;  // the first low lacking the job's nodes (few: a linear look)
+    while (k < lows.size() && lows[k].free >= job.nodes) ++k;
+    if (k == lows.size() || lows[k].time >= now + job.estimate_s) return p;
+  }
+  return queue.size();
 }
 
 std::size_t Profile::reserve(std::size_t i, std::int32_t nodes, double end) {
@@ -416,19 +423,18 @@ void PlanningScheduler::plan(SchedulingContext& ctx, std::size_t from) {
     }
     // The first look after a placement scans the profile; more looks at the same profile use
     // its falling least free nodes (lows_).
-    for (bool scanned = false; !known && next_fit < queue.size(); scanned = true) {
+    if (!known && next_fit < queue.size()) {
       const Job& job = jobs[static_cast<std::size_t>(queue[next_fit])];
-      horizon = now + job.estimate_s;
-      fit_nodes = job.nodes;
-      if (!scanned) {
-        known = profile_.fits_now(job.nodes, horizon);
-      } else {
+      known = profile_.fits_now(job.nodes, now + job.estimate_s);
+      if (!known) {
         if (lows_.empty()) profile_.falling_lows(lows_);
-        known = Profile::fits_now(lows_, job.nodes, horizon);
+        next_fit = Profile::first_fitting_now(lows_, jobs, queue, next_fit + 1, now);
+        known = next_fit < queue.size();
       }
-      if (!known) ++next_fit;
     }
     if (!known) break;  // nothing left can start now
+    horizon = now + jobs[static_cast<std::size_t>(queue[next_fit])].estimate_s;
+    fit_nodes = jobs[static_cast<std::size_t>(queue[next_fit])].nodes;
     // The job at next_fit still fits unless the steps this placement took now lack its nodes.
     const Placed placed = place(ctx, q, jobs[static_cast<std::size_t>(queue[q])]);
     lows_.clear();

@@ -35,8 +35,10 @@ class Profile {
     std::int32_t free;
   };
   void falling_lows(std::vector<Low>& lows) const;
-  /// fits_now() from the profile's falling_lows(): a look-up.
-  static bool fits_now(const std::vector<Low>& lows, std::int32_t nodes, double end);
+  /// The first queue position from `from` on whose job fits now (fits_now() from the profile's
+  /// falling_lows(), a look-up); queue.size() if none.
+  static std::size_t first_fitting_now(const std::vector<Low>& lows, std::span<const Job> jobs,
+                                       std::span<const JobIndex> queue, std::size_t from, double now);
   /// Takes `nodes` from step i's start until `end`; returns j: steps [i, j) are the ones that lost them.
   std::size_t reserve(std::size_t i, std::int32_t nodes, double end);
   /// Whether a step in [i, j) that begins before `end` has fewer than `nodes` free.
