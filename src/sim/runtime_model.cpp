@@ -1,5 +1,6 @@
 #include "dcsweep/sim/runtime_model.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "dcsweep/alloc/nearest.hpp"
@@ -34,8 +35,9 @@ class MengTau final : public RuntimeModel {
     const double r = noise_ > 0 ? rng_.uniform(-noise_, noise_) * q.comm_cost : 0.0;
     return comm_stretched(q, c_, tau(q.comm_cost, r));
   }
-  /// [P1] Eq. 3.
-  static double tau(double cc, double r) { return 0.9875 + 0.0962 * cc + r; }
+  /// [P1] Eq. 3, never below 0: with a wide noise term r the line would give the communication
+  /// part a negative time (a job ending before it started).
+  static double tau(double cc, double r) { return std::max(0.0, 0.9875 + 0.0962 * cc + r); }
 
  private:
   double c_, noise_;
@@ -129,7 +131,7 @@ const RuntimeModelRegistry& runtime_model_registry() {
         "[P1] Eq. 2-3: t' = (1 - comm_fraction) t + comm_fraction tau t, tau = 0.9875 + 0.0962 CC_job + r",
         {{.name = "meng_tau_noise", .type = ParamType::real, .default_value = 0.0, .min = 0, .max = 10,
           .help = "spread of tau's random term r, per unit of CC_job: r uniform in [-x, x] x CC_job ([P1] "
-                  "gives no value; 0: the regression line)"}},
+                  "gives no value; 0: the regression line); tau is held at 0 or above"}},
         [](const BuildContext& ctx, const Platform& platform) -> std::unique_ptr<RuntimeModel> {
           require_network_for(platform, "meng_tau");
           return std::make_unique<MengTau>(ctx.params, ctx.key);

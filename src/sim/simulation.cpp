@@ -146,7 +146,12 @@ class Engine final : public SchedulingContext, public NodeControl {
 RuntimeEffect Engine::effect_of(JobIndex index, const JobConfig& config, std::span<const NodeId> nodes, double& cc) {
   const Job& j = job_at(index);
   cc = comm_.wanted(runtime_->uses_comm_cost()) ? comm_.cost(nodes, attributes_[std::size_t(index)]) : NAN;
-  return runtime_->effect({j, config, attributes_[std::size_t(index)], nodes, cc});
+  const RuntimeEffect effect = runtime_->effect({j, config, attributes_[std::size_t(index)], nodes, cc});
+  if (!(effect.scale >= 0) || std::isinf(effect.scale)) {  // a job would end before it started
+    throw SimulationError("the runtime model gave job " + std::to_string(j.id) + " the runtime factor " +
+                          format_number(effect.scale) + " (must be finite and not negative)");
+  }
+  return effect;
 }
 
 bool Engine::place(JobIndex index, const JobConfig& config, std::int32_t count, std::vector<NodeId>& out) {

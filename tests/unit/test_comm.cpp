@@ -226,6 +226,38 @@ TEST(RuntimeModel, MengTauByHandAndTheScheduleInvariantsOnARealTrace) {
   }
 }
 
+TEST(RuntimeModel, MengTauNoiseNeverGivesTheCommunicationPartANegativeTime) {
+  // With a wide noise term, tau = 0.9875 + 0.0962 CC + r (r up to 10 CC either way) would often be
+  // negative: jobs ended before they started (1,519 of 4,000 here, before the fix). tau is held
+  // at 0 or above, so every job runs at least its computing part, (1 - comm_fraction) x its time.
+  for (const char* scheduler : {"easy", "conservative"}) {
+    ParamSet p(simulation_catalog());
+    p.set("platform", std::string("meng40"));
+    p.set("trace", std::string(DCSWEEP_TRACES_DIR) + "/KTH-SP2-1996-2.1-cln.swf");
+    p.set("scale_to_platform", true);
+    p.set("jobs", std::int64_t{2000});
+    p.set("gamma", 0.4);
+    p.set("scheduler", std::string(scheduler));
+    p.set("allocator", std::string("mc1x1"));
+    p.set("runtime_model", std::string("meng_tau"));
+    p.set("meng_tau_noise", 10.0);
+    p.set("node_power", std::string("none"));
+    const Scenario s = make_scenario(p);
+    test::NodeExclusivityChecker exclusive(s.platform.node_count);
+    SimObserver* observers[] = {&exclusive};
+    const SimulationResult r = simulate(s, SimulationOptions{observers, nullptr, true});
+    std::size_t below_one = 0;
+    for (std::size_t j = 0; j < r.jobs.size(); ++j) {
+      const Job& job = s.workload.jobs[j];
+      const double work = std::min(job.runtime_s, job.estimate_s);
+      EXPECT_GE(r.jobs[j].end_s - r.jobs[j].start_s, 0.7 * work - 1e-6) << scheduler << " job " << job.id;
+      below_one += r.jobs[j].end_s - r.jobs[j].start_s < work;
+    }
+    EXPECT_GT(below_one, 100u) << scheduler;  // the noise does shorten many jobs
+    EXPECT_EQ(exclusive.violations, std::vector<std::string>{}) << scheduler;
+  }
+}
+
 TEST(RuntimeModel, MengRelativeScalesByTheBestAllocationOnAnEmptyMachine) {
   // Poisson jobs on meng40: each job's factor is 0.7 + 0.3 CC / CC_best(n), CC_best the better of
   // mc1x1's and genalg's allocations on the empty machine, recomputed here.
