@@ -10,9 +10,13 @@
 
 namespace dcsweep::detail {
 
-void Profile::rebuild(double now, std::int32_t free, const SchedulingContext& ctx) {
+void Profile::reset(double now, std::int32_t free) {
   time_.assign(1, now);
   free_.assign(1, free);
+}
+
+void Profile::rebuild(double now, std::int32_t free, const SchedulingContext& ctx) {
+  reset(now, free);
   for (const EstimatedEnd& end : ctx.running()) {
     const std::int32_t nodes = ctx.config(end.job).nodes_of(ctx.job(end.job));
     const double t = std::max(end.time_s, now);
@@ -204,6 +208,12 @@ bool Profile::same_steps(const Profile& other) const {
     return steps;
   };
   return changes(*this) == changes(other);
+}
+
+std::size_t Profile::next_change(std::size_t i) const {
+  std::size_t j = i + 1;
+  while (j < size() && free_[j] == free_[i]) ++j;
+  return j;
 }
 
 bool Profile::overbooked() const {
@@ -470,7 +480,9 @@ PlanningScheduler::Placed PlanningScheduler::place(SchedulingContext& ctx, std::
     }
     refused_ = true;
   }
-  const std::size_t at = step == 0 ? profile_.earliest(job.nodes, job.estimate_s, 1) : step;
+  // Refused now: the earliest start after now, from where the profile first changes (a step
+  // that changes nothing, which the profile may or may not hold, is no later start).
+  const std::size_t at = step == 0 ? profile_.earliest(job.nodes, job.estimate_s, profile_.next_change(0)) : step;
   if (at == profile_.size()) {
     kept_.push_back({INFINITY, INFINITY, 0, -INFINITY, 0});
     return {};

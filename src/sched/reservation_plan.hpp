@@ -21,6 +21,8 @@ class Profile {
  public:
   /// Now: `free` nodes; each running job returns its nodes at its estimated end (no earlier than now).
   void rebuild(double now, std::int32_t free, const SchedulingContext& ctx);
+  /// `free` nodes from now on.
+  void reset(double now, std::int32_t free);
 
   /// The earliest step start at which `nodes` are free for `duration`, and that step's index;
   /// size() when never (more nodes than the machine will have on: some are off) or not before
@@ -60,6 +62,9 @@ class Profile {
   /// The fewest nodes short of `nodes` at any of the first `steps` steps that lacks them; nodes
   /// if none does.
   std::int32_t least_short_by(std::int32_t nodes, std::size_t steps) const;
+  /// The first step after step i with another free count (size(): none): where the profile
+  /// changes, whatever steps that change nothing it holds.
+  std::size_t next_change(std::size_t i) const;
   /// Whether some step has fewer than 0 free nodes (more reserved than there are).
   bool overbooked() const;
   /// Where the last stretch of time before `until` over which fewer than `nodes` are free ends

@@ -73,6 +73,26 @@ TEST(Conservative, IndependentReplayOfAWholeTraceAgreesOnEveryStart) {
   EXPECT_GT(a.waited, a.jobs / 4);
 }
 
+TEST(Conservative, ARefusedStartIsReservedWhereTheProfileChangesWhateverStepsItHolds) {
+  // A start refused now (the allocation's runtime made the estimate too long) is reserved at the
+  // earliest later start. 5 nodes free, 3 of them taken over [10, 20): a 4-node job of 3 s gets
+  // 20, also when the profile holds a step at 5 that changes nothing (kept profiles do; a
+  // profile made afresh does not), which a search from "the next step" would take.
+  detail::Profile plain, split;
+  plain.reset(0, 5);
+  plain.add(10, 20, -3);
+  split.reset(0, 5);
+  split.add(10, 20, -3);
+  split.split(5);
+  ASSERT_EQ(split.size(), plain.size() + 1);
+  for (const detail::Profile* p : {&plain, &split}) {
+    const std::size_t at = p->earliest(4, 3, p->next_change(0));
+    ASSERT_LT(at, p->size());
+    EXPECT_EQ(p->time(at), 20);
+  }
+  EXPECT_EQ(split.time(split.earliest(4, 3, 1)), 5);  // the old search: it depended on the steps
+}
+
 /// Conservative backfilling that compares, at every pass that plans, the running jobs' profile it
 /// keeps up to date between passes with one made afresh from the engine's running set.
 class CheckedConservative final : public detail::PlanningScheduler {
