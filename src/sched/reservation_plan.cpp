@@ -210,6 +210,15 @@ bool Profile::same_steps(const Profile& other) const {
   return changes(*this) == changes(other);
 }
 
+std::pair<std::int32_t, std::int32_t> Profile::least_and_most(double end) const {
+  std::int32_t least = free_[0], most = free_[0];
+  for (std::size_t i = 1; i < size() && time_[i] < end; ++i) {
+    least = std::min(least, free_[i]);
+    most = std::max(most, free_[i]);
+  }
+  return {least, most};
+}
+
 std::size_t Profile::next_change(std::size_t i) const {
   std::size_t j = i + 1;
   while (j < size() && free_[j] == free_[i]) ++j;
@@ -417,16 +426,74 @@ void PlanningScheduler::plan(SchedulingContext& ctx, std::size_t from) {
   const double now = ctx.now();
   const std::span<const JobIndex> queue = queue_.view();
   const std::span<const Job> jobs = ctx.jobs();
+  const auto job_at = [&](std::size_t r) -> const Job& { return jobs[static_cast<std::size_t>(queue[r])]; };
   started_.clear();
+  ahead_.clear();
   refused_ = false;
   lows_.clear();
+  // Positions [0, q) are planned; ahead_ lists the jobs started ahead of q (the fourth shortcut).
   // next_fit: no job in [q, next_fit) fits now; when `known`, the one at next_fit does, and
   // keeps fitting until a reservation begins before now + its estimate (its horizon).
   std::size_t q = from, next_fit = from;
   bool known = false;
-  double horizon = now;
-  std::int32_t fit_nodes = 0;
-  for (; q < queue.size(); ++q) {
+  // The earliest a job not started in [q, ...) can start: where the last stretch lacking its nodes
+  // before now + its estimate ends (found once, in a profile with no job started ahead: no fewer
+  // free nodes than its own; now when not found).
+  tau_.clear();
+  const auto earliest_start = [&](std::size_t r) {
+    if (tau_.empty()) tau_.assign(queue.size() - from, NAN);
+    double& t = tau_[r - from];
+    if (std::isnan(t)) {
+      if (!ahead_.empty()) return now;
+      t = profile_.last_short_end(job_at(r).nodes, now + job_at(r).estimate_s);
+    }
+    return t;
+  };
+  // No later than earliest_start(r) and cheaper: the first step lacking its nodes begins before
+  // now + its estimate (it does not fit now), so every window beginning earlier holds it.
+  const auto first_short = [&](std::size_t r) {
+    if (!ahead_.empty()) return now;
+    if (lows_.empty()) profile_.falling_lows(lows_);
+    const auto low = std::partition_point(lows_.begin(), lows_.end(),
+                                          [&](const Profile::Low& l) { return l.free >= job_at(r).nodes; });
+    return low == lows_.end() ? now : low->time;
+  };
+  // Whether the job at c fits now until `end` whatever the plan of the jobs in [q, c) not started.
+  const auto vouched = [&](std::size_t c, double end) {
+    const auto [least, most_now] = profile_.least_and_most(end);
+    // A job before one started ahead plans without it: it may find that one's nodes free too.
+    std::int64_t most = most_now;
+    for (const Ahead& a : ahead_) most += a.nodes;
+    const std::int64_t spare = std::int64_t{least} - job_at(c).nodes;
+    if (spare < 0) return false;
+    std::int64_t taken = 0;
+    for (std::size_t r = q, k = 0; r < c && taken <= spare; ++r) {
+      if (k < ahead_.size() && ahead_[k].position == r) {
+        ++k;
+      } else if (job_at(r).nodes <= most && first_short(r) < end && earliest_start(r) < end) {
+        taken += job_at(r).nodes;
+      }
+    }
+    return taken <= spare;
+  };
+  std::size_t tried = queue.size();  // the last job vouched() was asked about
+  // Plans [q, to) as a pass would, with the jobs started ahead put back in order among them.
+  const auto catch_up = [&](std::size_t to) {
+    for (const Ahead& a : ahead_) {
+      if (a.end > now) profile_.add(now, a.end, a.nodes);
+    }
+    for (std::size_t k = 0; q < to; ++q) {
+      if (k < ahead_.size() && ahead_[k].position == q) {
+        profile_.reserve(0, ahead_[k].nodes, ahead_[k].end);
+        ++k;
+      } else {
+        place(ctx, q, job_at(q));  // none of them fits now: none starts
+      }
+    }
+    ahead_.clear();
+    lows_.clear();
+  };
+  while (q < queue.size()) {
     if (next_fit < q) {
       next_fit = q;
       known = false;
@@ -434,8 +501,7 @@ void PlanningScheduler::plan(SchedulingContext& ctx, std::size_t from) {
     // The first look after a placement scans the profile; more looks at the same profile use
     // its falling least free nodes (lows_).
     if (!known && next_fit < queue.size()) {
-      const Job& job = jobs[static_cast<std::size_t>(queue[next_fit])];
-      known = profile_.fits_now(job.nodes, now + job.estimate_s);
+      known = profile_.fits_now(job_at(next_fit).nodes, now + job_at(next_fit).estimate_s);
       if (!known) {
         if (lows_.empty()) profile_.falling_lows(lows_);
         next_fit = Profile::first_fitting_now(lows_, jobs, queue, next_fit + 1, now);
@@ -443,15 +509,56 @@ void PlanningScheduler::plan(SchedulingContext& ctx, std::size_t from) {
       }
     }
     if (!known) break;  // nothing left can start now
-    horizon = now + jobs[static_cast<std::size_t>(queue[next_fit])].estimate_s;
-    fit_nodes = jobs[static_cast<std::size_t>(queue[next_fit])].nodes;
+    const Job& fit = job_at(next_fit);
+    const double horizon = now + fit.estimate_s;
+    const bool try_ahead = next_fit > q && next_fit != tried && starts_ahead();
+    tried = next_fit;
+    if (try_ahead && vouched(next_fit, horizon)) {
+      // The fourth shortcut: it starts now without planning [q, next_fit), unless the estimate of
+      // its allocation undoes the bound; then those are planned and it is looked at as a pass would.
+      double end = horizon;
+      bool caught_up = false;
+      const auto fits = [&](double estimated_end) {
+        end = estimated_end;
+        if (vouched(next_fit, end)) return true;
+        catch_up(next_fit);
+        caught_up = true;
+        return profile_.fits_now(fit.nodes, end);
+      };
+      if (ctx.start_if(queue[next_fit], {}, fits)) {
+        started_.push_back(next_fit);
+        running_now_.reserve(0, fit.nodes, end);
+        profile_.reserve(0, fit.nodes, end);
+        lows_.clear();
+        if (caught_up) {
+          q = next_fit + 1;
+        } else {
+          ahead_.push_back({next_fit, fit.nodes, end});
+        }
+        ++next_fit;
+        known = false;
+        continue;
+      }
+      if (!caught_up) catch_up(next_fit);
+      refused_job_ = queue[next_fit];  // place() takes it as refused, without asking again
+      known = false;
+      continue;
+    }
+    if (!ahead_.empty()) {  // placing q needs the plan without the jobs started ahead of it
+      catch_up(next_fit);
+      known = false;
+      continue;
+    }
     // The job at next_fit still fits unless the steps this placement took now lack its nodes.
-    const Placed placed = place(ctx, q, jobs[static_cast<std::size_t>(queue[q])]);
+    const Placed placed = place(ctx, q, job_at(q));
     lows_.clear();
-    if (placed.start < horizon && profile_.short_within(placed.first, placed.last, fit_nodes, horizon)) known = false;
+    if (placed.start < horizon && profile_.short_within(placed.first, placed.last, fit.nodes, horizon)) known = false;
+    ++q;
   }
+  refused_job_ = -1;
   queue_.erase_positions(started_);
-  // kept_ has an entry for every position placed but those started: positions now match.
+  // kept_ has an entry for every position placed but those started: positions now match (the
+  // jobs started ahead of the plan's end were after it).
   // A refused job must be tried again at the next pass, which the second shortcut would not do.
   resumable_ = !refused_;
 }
@@ -464,7 +571,7 @@ PlanningScheduler::Placed PlanningScheduler::place(SchedulingContext& ctx, std::
     kept_.push_back({INFINITY, INFINITY, 0, -INFINITY, 0});
     return {};
   }
-  if (step == 0) {
+  if (step == 0 && index != refused_job_) {
     // Started now only if the allocator places it and its estimate, as the runtime model makes
     // it for that placement, still fits; its nodes are then reserved until that estimated end,
     // as the running job it becomes. Otherwise it keeps a place in the plan.
@@ -478,8 +585,8 @@ PlanningScheduler::Placed PlanningScheduler::place(SchedulingContext& ctx, std::
       running_now_.reserve(0, job.nodes, end);
       return {now, 0, profile_.reserve(0, job.nodes, end)};
     }
-    refused_ = true;
   }
+  if (step == 0) refused_ = true;
   // Refused now: the earliest start after now, from where the profile first changes (a step
   // that changes nothing, which the profile may or may not hold, is no later start).
   const std::size_t at = step == 0 ? profile_.earliest(job.nodes, job.estimate_s, profile_.next_change(0)) : step;

@@ -62,6 +62,8 @@ class Profile {
   /// The fewest nodes short of `nodes` at any of the first `steps` steps that lacks them; nodes
   /// if none does.
   std::int32_t least_short_by(std::int32_t nodes, std::size_t steps) const;
+  /// The fewest and the most free nodes from now until `end`.
+  std::pair<std::int32_t, std::int32_t> least_and_most(double end) const;
   /// The first step after step i with another free count (size(): none): where the profile
   /// changes, whatever steps that change nothing it holds.
   std::size_t next_change(std::size_t i) const;
@@ -91,7 +93,7 @@ class Profile {
 /// A scheduler whose waiting queue is planned as above at every pass; the subclass orders the
 /// queue as jobs arrive (submit), and tells the planner where each job went (inserted).
 ///
-/// Three shortcuts give the same starts as planning every waiting job from scratch at every pass:
+/// Four shortcuts give the same starts as planning every waiting job from scratch at every pass:
 /// - A pass stops once no job left to plan fits now: the profile only loses nodes as the pass
 ///   goes on, so such a job cannot start now, and nothing of a pass's plan but what it starts
 ///   now outlives the pass. (A job seen not to fit now is not looked at again in that pass.)
@@ -120,6 +122,18 @@ class Profile {
 ///   the pass plans afresh). Planning from scratch resumes at the first job that moves (or was
 ///   refused, or could not be planned). The kept prefix's profile is the kept plan patched by
 ///   the changes (or made again from its reservations when the prefix is the smaller part).
+/// - A job c found to fit now beyond the next position q to plan starts without planning the
+///   jobs between, when they cannot keep it from fitting. None of them fits now (each was passed
+///   over in a profile with no fewer free nodes than its own), so each starts later, at a step
+///   with its n_i nodes free, and no earlier than where the last stretch lacking them before
+///   now + its estimate ends (every window beginning earlier holds a step of that stretch), or
+///   than the first step lacking them. Those that could begin before c's window ends, at a step
+///   with n_i free (counting the nodes of the jobs started ahead, which they plan without),
+///   take at most n_i nodes each from it: if the fewest free nodes over c's window, less those,
+///   leave c's nodes, c fits now whatever their plan, and the pass may end before them. When a
+///   look needs them planned (the bound fails while jobs were started ahead, or the estimate of
+///   c's allocation undoes it), they are planned in order, the jobs started ahead put back among
+///   them as the pass would have started them.
 /// The running jobs' profile itself is kept between passes and brought up to date from what
 /// happened since (jobs the engine reports ended, heads started, the free count's change when
 /// nodes were switched off or booted), not made again from the engine's running set.
@@ -138,6 +152,8 @@ class PlanningScheduler : public Scheduler {
   /// Hears the running jobs' profile each time it is brought up to date (before planning):
   /// tests compare it with one made from the engine's running set.
   virtual void running_tracked(const Profile& /*running*/, const SchedulingContext& /*ctx*/) {}
+  /// Whether the fourth shortcut is taken (tests turn it off to compare the starts).
+  virtual bool starts_ahead() const { return true; }
 
  private:
   bool resume_kept_plan(SchedulingContext& ctx);
@@ -196,7 +212,16 @@ class PlanningScheduler : public Scheduler {
   std::size_t running_ = 0;         ///< running jobs after the last pass
   std::int32_t free_ = 0;           ///< free nodes after the last pass
   bool refused_ = false;            ///< in this pass, a start the plan wanted was refused
+  JobIndex refused_job_ = -1;       ///< a job whose start was refused before plan() reached it
   std::vector<std::size_t> started_;
+  /// In plan(): jobs started ahead of the next position to plan (fourth shortcut), by position.
+  struct Ahead {
+    std::size_t position;
+    std::int32_t nodes;
+    double end;
+  };
+  std::vector<Ahead> ahead_;
+  std::vector<double> tau_;  ///< in plan(): the earliest start of each position not planned (NaN: not known)
   std::vector<Profile::Low> lows_;  ///< profile_'s falling_lows() in plan(); empty: not made yet
 };
 
