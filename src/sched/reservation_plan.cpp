@@ -449,15 +449,6 @@ void PlanningScheduler::plan(SchedulingContext& ctx, std::size_t from) {
     }
     return t;
   };
-  // No later than earliest_start(r) and cheaper: the first step lacking its nodes begins before
-  // now + its estimate (it does not fit now), so every window beginning earlier holds it.
-  const auto first_short = [&](std::size_t r) {
-    if (!ahead_.empty()) return now;
-    if (lows_.empty()) profile_.falling_lows(lows_);
-    const auto low = std::partition_point(lows_.begin(), lows_.end(),
-                                          [&](const Profile::Low& l) { return l.free >= job_at(r).nodes; });
-    return low == lows_.end() ? now : low->time;
-  };
   // Whether the job at c fits now until `end` whatever the plan of the jobs in [q, c) not started.
   const auto vouched = [&](std::size_t c, double end) {
     const auto [least, most_now] = profile_.least_and_most(end);
@@ -467,14 +458,21 @@ void PlanningScheduler::plan(SchedulingContext& ctx, std::size_t from) {
     const std::int64_t spare = std::int64_t{least} - job_at(c).nodes;
     if (spare < 0) return false;
     std::int64_t taken = 0;
-    for (std::size_t r = q, k = 0; r < c && taken <= spare; ++r) {
+    for (std::size_t r = q, k = 0; r < c; ++r) {
       if (k < ahead_.size() && ahead_[k].position == r) {
         ++k;
-      } else if (job_at(r).nodes <= most && first_short(r) < end && earliest_start(r) < end) {
-        taken += job_at(r).nodes;
+        continue;
       }
+      const std::int32_t nodes = job_at(r).nodes;
+      if (nodes > most) continue;
+      // Its first step lacking its nodes is no later than earliest_start(r); with no job started
+      // ahead, none lacks them before `end` when the fewest free over the window are enough.
+      if (ahead_.empty() && nodes <= least) continue;
+      if (earliest_start(r) >= end) continue;
+      taken += nodes;
+      if (taken > spare) return false;
     }
-    return taken <= spare;
+    return true;
   };
   std::size_t tried = queue.size();  // the last job vouched() was asked about
   // Plans [q, to) as a pass would, with the jobs started ahead put back in order among them.

@@ -126,11 +126,12 @@ class Profile {
 ///   jobs between, when they cannot keep it from fitting. None of them fits now (each was passed
 ///   over in a profile with no fewer free nodes than its own), so each starts later, at a step
 ///   with its n_i nodes free, and no earlier than where the last stretch lacking them before
-///   now + its estimate ends (every window beginning earlier holds a step of that stretch), or
-///   than the first step lacking them. Those that could begin before c's window ends, at a step
-///   with n_i free (counting the nodes of the jobs started ahead, which they plan without),
-///   take at most n_i nodes each from it: if the fewest free nodes over c's window, less those,
-///   leave c's nodes, c fits now whatever their plan, and the pass may end before them. When a
+///   now + its estimate ends in a profile with no fewer free nodes than its own (every window
+///   beginning earlier holds a step of that stretch), so no earlier than the first step lacking
+///   them either. Those that could begin before c's window ends (a step there with n_i free,
+///   counting the nodes of the jobs started ahead, which they plan without) take at most n_i
+///   nodes each from it: if the fewest free nodes over c's window, less those, leave c's nodes,
+///   c fits now whatever their plan, and the pass may end before them. When a
 ///   look needs them planned (the bound fails while jobs were started ahead, or the estimate of
 ///   c's allocation undoes it), they are planned in order, the jobs started ahead put back among
 ///   them as the pass would have started them.
