@@ -518,7 +518,7 @@ void PlanningScheduler::plan(SchedulingContext& ctx, std::size_t from) {
       bool caught_up = false;
       const auto fits = [&](double estimated_end) {
         end = estimated_end;
-        if (vouched(next_fit, end)) return true;
+        if (end <= horizon || vouched(next_fit, end)) return true;  // a shorter window: the bound holds
         catch_up(next_fit);
         caught_up = true;
         return profile_.fits_now(fit.nodes, end);
