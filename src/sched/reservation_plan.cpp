@@ -314,7 +314,9 @@ void PlanningScheduler::track_running(const SchedulingContext& ctx) {
   std::int32_t free = free_;  // what the engine's free count would be without power changes
   for (const Leaving& job : ended_) free += job.nodes;
   for (const Leaving& job : heads_) free -= job.nodes;
-  if (!running_known_ || ctx.running().size() + ended_.size() != running_ + heads_.size()) {
+  const bool rebuilt =
+      !running_known_ || !keeps_running() || ctx.running().size() + ended_.size() != running_ + heads_.size();
+  if (rebuilt) {
     running_now_.rebuild(now, ctx.free_nodes(), ctx);
     running_known_ = true;
     kept_.clear();  // what changed since it was made is not known
@@ -329,7 +331,7 @@ void PlanningScheduler::track_running(const SchedulingContext& ctx) {
     change_running(now, INFINITY, ctx.free_nodes() - free);
   }
   heads_.clear();
-  running_tracked(running_now_, ctx);
+  running_tracked(running_now_, ctx, rebuilt);
 }
 
 std::size_t PlanningScheduler::keep_plan(const SchedulingContext& ctx) {
@@ -528,6 +530,7 @@ void PlanningScheduler::plan(SchedulingContext& ctx, std::size_t from) {
         running_now_.reserve(0, fit.nodes, end);
         profile_.reserve(0, fit.nodes, end);
         lows_.clear();
+        started_ahead(queue[next_fit], caught_up);
         if (caught_up) {
           q = next_fit + 1;
         } else {

@@ -108,8 +108,8 @@ class Profile {
 /// - After other events (jobs ending early, queue heads starting), the kept plan's jobs keep
 ///   their starts up to the first that moves. Since the plan was made, the running jobs' profile
 ///   has gained nodes (a job ended before its estimate; a head that started left its kept
-///   reservation) only before some time e, and at most g nodes at a time, and may have lost some
-///   elsewhere. While every job before q kept its start, q's profile differs from the one it was
+///   reservation; nodes booted, a gain that lasts: e is then infinite) only before some time e,
+///   and at most g nodes at a time, and may have lost some elsewhere. While every job before q kept its start, q's profile differs from the one it was
 ///   planned in by fewer free nodes anywhere and at most g more, only before e. Every window
 ///   beginning before q's kept start s_q lacked q's nodes somewhere. Each kept job remembers two
 ///   bounds: beta_q, where the last stretch lacking them ends in the window beginning at the
@@ -128,9 +128,10 @@ class Profile {
 ///   with its n_i nodes free, and no earlier than where the last stretch lacking them before
 ///   now + its estimate ends in a profile with no fewer free nodes than its own (every window
 ///   beginning earlier holds a step of that stretch), so no earlier than the first step lacking
-///   them either. Those that could begin before c's window ends (a step there with n_i free,
-///   counting the nodes of the jobs started ahead, which they plan without) take at most n_i
-///   nodes each from it: if the fewest free nodes over c's window, less those, leave c's nodes,
+///   them either; with no job started ahead, a job needing no more than the fewest free nodes
+///   over c's window lacks them nowhere in it, so it starts after the window. Those that could
+///   begin before c's window ends (a step there with n_i free, counting the nodes of the jobs
+///   started ahead, which they plan without) take at most n_i nodes each from it: if the fewest free nodes over c's window, less those, leave c's nodes,
 ///   c fits now whatever their plan, and the pass may end before them. When a
 ///   look needs them planned (the bound fails while jobs were started ahead, or the estimate of
 ///   c's allocation undoes it), they are planned in order, the jobs started ahead put back among
@@ -152,7 +153,15 @@ class PlanningScheduler : public Scheduler {
 
   /// Hears the running jobs' profile each time it is brought up to date (before planning):
   /// tests compare it with one made from the engine's running set.
-  virtual void running_tracked(const Profile& /*running*/, const SchedulingContext& /*ctx*/) {}
+  /// `rebuilt`: made afresh from the engine's running set this time (first pass, or the count of
+  /// running jobs disagreed), not brought up to date.
+  virtual void running_tracked(const Profile& /*running*/, const SchedulingContext& /*ctx*/, bool /*rebuilt*/) {}
+  /// Whether the running jobs' profile is kept between passes (tests make it afresh every pass
+  /// to compare the starts).
+  virtual bool keeps_running() const { return true; }
+  /// Hears each job the fourth shortcut started, `planned_between` when the jobs before it had to
+  /// be planned after all (the estimate of its allocation undid the bound); tests count them.
+  virtual void started_ahead(JobIndex /*index*/, bool /*planned_between*/) {}
   /// Whether the fourth shortcut is taken (tests turn it off to compare the starts).
   virtual bool starts_ahead() const { return true; }
 
