@@ -20,7 +20,7 @@ struct CostModel {
   double per_zone3_s = 5.2e-11;  ///< building a room's D (dense LU): zones^3, once per rank and room
                                  ///< (oxley4320 at node level: 4.2 s); counted on its first point
   // Policies (per point: the points of one workload may differ in them)
-  double per_job_planning_s = 2e-6;  ///< conservative and edf: planning the queue (whole CEA-Curie: ~4 x EASY)
+  double per_job_planning_s = 2e-6;  ///< conservative and edf: planning the queue (whole CEA-Curie: 0.6 s, 2.7 x EASY)
   double per_job_thermostat_s = 1.5e-5;  ///< cooling = thermostat: the CRAC's mode switches, Eq. 6 per change
   double per_sp_eir_lp_zone2_s = 2.6e-7;  ///< sp_eir: one LP per distinct (busy, on) count (asu50: 0.65 ms)
   // model = ratebased points (sim/ratebased.hpp): gene = one (core, task type) pair
