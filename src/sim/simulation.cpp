@@ -103,6 +103,11 @@ class Engine final : public SchedulingContext, public NodeControl {
   void finish_boots(double t);
   /// Trace seconds of work the job does before it ends (its runtime, or its request if killed).
   double work_s(const Job& j) const { return std::min(j.runtime_s, j.estimate_s); }
+  /// A running job's estimated end, its key in running_ (one expression: the set is searched by it).
+  double estimated_end_s(JobIndex index) const {
+    const Progress& p = progress_[std::size_t(index)];
+    return p.since_s + (job_at(index).estimate_s - p.done_s) * p.scale;
+  }
   void schedule_end(JobIndex index);
   Placement placement(JobIndex index) const {
     return {job_at(index), configs_[std::size_t(index)], node_sets_[std::size_t(index)],
@@ -192,10 +197,10 @@ void Engine::schedule_end(JobIndex index) {
   const Job& j = job_at(index);
   const Progress& p = progress_[std::size_t(index)];
   JobOutcome& outcome = outcomes_[std::size_t(index)];
-  if (!std::isnan(outcome.end_s)) running_.erase({p.since_s + (j.estimate_s - p.done_s) * p.scale, index});
+  if (!std::isnan(outcome.end_s)) running_.erase({estimated_end_s(index), index});
   outcome.end_s = p.since_s + (work_s(j) - p.done_s) * p.scale;
   ends_.push(outcome.end_s, index);
-  running_.insert({p.since_s + (j.estimate_s - p.done_s) * p.scale, index});
+  running_.insert({estimated_end_s(index), index});
 }
 
 bool Engine::reconfigure(JobIndex index, const JobConfig& config, double reconfiguration_s) {
@@ -218,8 +223,7 @@ bool Engine::reconfigure(JobIndex index, const JobConfig& config, double reconfi
   outcome.node_seconds += double(have) * (now_ - p.held_since_s);
   // Work done so far at the old rate (none during an earlier reconfiguration still under way).
   const Job& j = job_at(index);
-  const double old_estimated_end = p.since_s + (j.estimate_s - p.done_s) * p.scale;
-  running_.erase({old_estimated_end, index});
+  running_.erase({estimated_end_s(index), index});
   p.done_s += std::max(0.0, now_ - p.since_s) / p.scale;
   if (count > have) {
     machine_.occupy(scratch_);
@@ -324,7 +328,7 @@ void Engine::finish(JobIndex index) {
   auto& nodes = node_sets_[std::size_t(index)];
   ended_[index] = true;
   machine_.release(nodes);
-  const double estimated_end = p.since_s + (j.estimate_s - p.done_s) * p.scale;
+  const double estimated_end = estimated_end_s(index);
   running_.erase({estimated_end, index});
   scheduler_->ended(index, estimated_end, static_cast<std::int32_t>(nodes.size()));
   outcome.node_seconds += double(nodes.size()) * (now_ - p.held_since_s);
