@@ -526,9 +526,7 @@ void PlanningScheduler::plan(SchedulingContext& ctx, std::size_t from) {
         return profile_.fits_now(fit.nodes, end);
       };
       if (ctx.start_if(queue[next_fit], {}, fits)) {
-        started_.push_back(next_fit);
-        running_now_.reserve(0, fit.nodes, end);
-        profile_.reserve(0, fit.nodes, end);
+        record_start(next_fit, fit.nodes, end);
         lows_.clear();
         started_ahead(queue[next_fit], caught_up);
         if (caught_up) {
@@ -581,11 +579,7 @@ PlanningScheduler::Placed PlanningScheduler::place(SchedulingContext& ctx, std::
       end = estimated_end;
       return profile_.fits_now(job.nodes, end);
     };
-    if (ctx.start_if(index, {}, fits)) {
-      started_.push_back(q);
-      running_now_.reserve(0, job.nodes, end);
-      return {now, 0, profile_.reserve(0, job.nodes, end)};
-    }
+    if (ctx.start_if(index, {}, fits)) return {now, 0, record_start(q, job.nodes, end)};
   }
   if (step == 0) refused_ = true;
   // Refused now: the earliest start after now, from where the profile first changes (a step
@@ -600,6 +594,12 @@ PlanningScheduler::Placed PlanningScheduler::place(SchedulingContext& ctx, std::
   kept_.push_back(step == 0 ? Kept{start, start + job.estimate_s, job.nodes, -INFINITY, 0}
                             : kept_at(at, job.nodes, job.estimate_s, now));
   return {start, at, profile_.reserve(at, job.nodes, start + job.estimate_s)};
+}
+
+std::size_t PlanningScheduler::record_start(std::size_t q, std::int32_t nodes, double end) {
+  started_.push_back(q);
+  running_now_.reserve(0, nodes, end);
+  return profile_.reserve(0, nodes, end);
 }
 
 PlanningScheduler::Kept PlanningScheduler::kept_at(std::size_t at, std::int32_t nodes, double estimate,

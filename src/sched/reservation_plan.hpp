@@ -183,6 +183,9 @@ class PlanningScheduler : public Scheduler {
   /// Plans `job`, at queue position q: reserves its earliest start, starting it if that is now,
   /// and keeps it (kept_) unless started.
   Placed place(SchedulingContext& ctx, std::size_t q, const Job& job);
+  /// The job at queue position q started now until `end`: a running job in running_now_ and in
+  /// the plan; returns reserve()'s end of the steps it took in profile_.
+  std::size_t record_start(std::size_t q, std::int32_t nodes, double end);
 
   /// A kept job's reservation (start INFINITY: none) and its bounds beta_q (-INFINITY: look
   /// again) and short_q (see the class comment).
