@@ -26,6 +26,11 @@
 //                            job resized in a decision pauses 2 t_se^max ([P2] section VII-A),
 //                            t_se = Eq. 20 (memory parm_job_memory_mb_per_node x max N_j, links of
 //                            parm_link_bandwidth_mb_s) + Eq. 21 boot time for an expand.
+//                            With parm_se_cost_in_objective (ours, default) a resize option is
+//                            valued at its speedup times the share of its committed window (f_se,
+//                            or the rest of the run if shorter) left after its pause: [P2]'s Eq. 1
+//                            has no resize cost and, as printed, resizes for any gain; under load
+//                            its pauses put wSE behind noSE (ParmDirection tests, README).
 //   baseline         [P2]'s SLURM-like baseline: EASY backfilling (sched/easy.cpp) on the trace
 //                    node counts at full power (the top cap level), on as many nodes as the budget
 //                    powers busy at that cap while the others idle (all of them when it suffices);
@@ -84,6 +89,7 @@ struct ParmSettings {
   int node_levels;
   double alpha;
   double f_se_s;
+  bool se_cost_in_objective;
   double link_mb_per_s;
   double memory_mb_per_node;
   std::size_t window;
@@ -102,6 +108,7 @@ ParmSettings settings_of(const BuildContext& ctx) {
                  static_cast<int>(p.integer("parm_node_levels")),
                  p.real("parm_fairness_alpha"),
                  p.real("parm_se_interval_s"),
+                 p.boolean("parm_se_cost_in_objective"),
                  p.real("parm_link_bandwidth_mb_s"),
                  p.real("parm_job_memory_mb_per_node"),
                  static_cast<std::size_t>(p.integer("parm_queue_window")),
@@ -258,6 +265,14 @@ struct JobModel {
   double last_change_s = -INFINITY;  ///< start or last shrink/expand
 };
 
+/// What resizing a running job costs it: its pause 2 t_se over its remaining work.
+struct ResizeCost {
+  std::int64_t from_nodes;
+  double memory_mb;
+  double remaining_min_s;  ///< the remaining time at (min N, min P)
+  double pause_floor_s;    ///< the decision's pause as far as it is known (see decide)
+};
+
 /// One job of a decision: its options' (n, p), parallel to the ILP job's options.
 struct Candidate {
   JobIndex job;
@@ -287,11 +302,28 @@ class ParmScheduler final : public Scheduler {
   double weight(double remaining_min_s, double waited_s) const {
     return std::pow(std::max(0.0, remaining_min_s + waited_s), settings_.alpha);
   }
+  /// `resize`: a malleable running job whose options other than its node count pay the pause.
   void add_options(ParmInstance& instance, std::vector<Candidate>& candidates, const SchedulingContext& ctx,
-                   JobIndex index, std::span<const std::int64_t> node_counts, double w, bool running);
-  /// The decision's ILP; its first `running_` jobs are the running ones.
-  void build(const SchedulingContext& ctx, ParmInstance& instance, std::vector<Candidate>& candidates);
+                   JobIndex index, std::span<const std::int64_t> node_counts, double w, bool running,
+                   const std::optional<ResizeCost>& resize = std::nullopt);
+  /// A resize commits the job to its new size for f_se (it cannot be resized back sooner), or
+  /// for the rest of its run when that is shorter (`run_s` at the new size; f_se = 0 commits it
+  /// for that too): the share of the window plus the pause that the job runs.
+  double committed_share(double run_s, double pause_s) const {
+    const double window = settings_.f_se_s > 0 ? std::min(settings_.f_se_s, run_s) : run_s;
+    return window / (window + pause_s);
+  }
+  double memory_mb(JobIndex index) const {
+    return settings_.memory_mb_per_node * double(models_[std::size_t(index)]->pass.max_nodes);
+  }
+  /// The decision's ILP; its first `running_` jobs are the running ones. `pause_floor_s`: the
+  /// least pause a resize option is valued with (parm_se_cost_in_objective).
+  void build(const SchedulingContext& ctx, ParmInstance& instance, std::vector<Candidate>& candidates,
+             double pause_floor_s);
   void decide(SchedulingContext& ctx);
+  /// 2 t_se^max over the running jobs `solution` resizes ([P2] section VII-A), 0 when none.
+  double decision_pause_s(const SchedulingContext& ctx, std::span<const Candidate> candidates,
+                          const ParmSolution& solution) const;
   void apply_running(SchedulingContext& ctx, std::span<const Candidate> candidates, const ParmSolution& solution);
   void start_chosen(SchedulingContext& ctx, std::span<const Candidate> candidates, const ParmSolution& solution);
   void drop_to_lowest_caps(SchedulingContext& ctx);
@@ -320,13 +352,20 @@ void ParmScheduler::learn(JobIndex index, const Job& job) {
 
 void ParmScheduler::add_options(ParmInstance& instance, std::vector<Candidate>& candidates,
                                 const SchedulingContext& ctx, JobIndex index, std::span<const std::int64_t> node_counts,
-                                double w, bool running) {
+                                double w, bool running, const std::optional<ResizeCost>& resize) {
   const JobModel& m = *models_[std::size_t(index)];
   ParmJob ilp_job{{}, running};
   Candidate candidate{index, {}};
   for (const std::int64_t n : node_counts) {
+    // The pause a resize to n costs (the decision's 2 t_se^max is at least the job's own 2 t_se).
+    const double pause_s =
+        resize && n != resize->from_nodes
+            ? std::max(resize->pause_floor_s,
+                       2 * shrink_expand_time_s(resize->memory_mb, resize->from_nodes, n, settings_.link_mb_per_s))
+            : 0.0;
     for (const double cap : m.caps_w) {
-      const double speedup = m.t_min / m.pass.time_fraction(double(n), cap);  // Eq. 7
+      double speedup = m.t_min / m.pass.time_fraction(double(n), cap);  // Eq. 7
+      if (pause_s > 0) speedup *= committed_share(resize->remaining_min_s / speedup, pause_s);
       ilp_job.options.push_back({n, budget_.marginal_w(ctx, cap), w * speedup});
       candidate.configs.emplace_back(static_cast<std::int32_t>(n), cap);
     }
@@ -335,7 +374,8 @@ void ParmScheduler::add_options(ParmInstance& instance, std::vector<Candidate>& 
   candidates.push_back(std::move(candidate));
 }
 
-void ParmScheduler::build(const SchedulingContext& ctx, ParmInstance& instance, std::vector<Candidate>& candidates) {
+void ParmScheduler::build(const SchedulingContext& ctx, ParmInstance& instance, std::vector<Candidate>& candidates,
+                          double pause_floor_s) {
   const double now = ctx.now();
   instance.node_static_w = 0;  // the options carry each node's power above idle (see the top)
   instance.power_budget_w = std::max(0.0, budget_.headroom_w(ctx));
@@ -351,9 +391,11 @@ void ParmScheduler::build(const SchedulingContext& ctx, ParmInstance& instance, 
     const double remaining = std::max(0.0, end.time_s - now) * m.t_min / m.pass.time_fraction(double(n), config.cpu_cap_w);
     const bool malleable = settings_.scheme == Scheme::wse && now - m.last_change_s >= settings_.f_se_s;
     const std::int64_t pinned[] = {n};
+    std::optional<ResizeCost> resize;
+    if (malleable && settings_.se_cost_in_objective) resize = ResizeCost{n, memory_mb(end.job), remaining, pause_floor_s};
     add_options(instance, candidates, ctx, end.job,
                 malleable ? std::span<const std::int64_t>(m.levels) : std::span<const std::int64_t>(pinned),
-                weight(remaining, now - ctx.job(end.job).submit_s), true);
+                weight(remaining, now - ctx.job(end.job).submit_s), true, resize);
   }
   const std::size_t window = settings_.window == 0 ? queue_.size() : std::min(queue_.size(), settings_.window);
   for (std::size_t i = 0; i < window; ++i) {
@@ -368,14 +410,40 @@ void ParmScheduler::build(const SchedulingContext& ctx, ParmInstance& instance, 
   }
 }
 
+// With parm_se_cost_in_objective, a resize option is first valued with the job's own pause; when
+// the solution's pause 2 t_se^max (one expand's boot time makes every resize of the decision wait)
+// is longer than what some chosen resize was valued with, the ILP is solved again with every
+// resize valued with at least that pause. The floor rises strictly and only takes the options'
+// pauses, so this ends; the solution kept pays no pause longer than its resizes were valued with.
 void ParmScheduler::decide(SchedulingContext& ctx) {
-  ParmInstance instance;
-  std::vector<Candidate> candidates;
-  build(ctx, instance, candidates);
-  const ParmSolution solution = solve_parm_ilp(instance);
-  if (!solution.feasible) return drop_to_lowest_caps(ctx);
-  apply_running(ctx, candidates, solution);
-  start_chosen(ctx, candidates, solution);
+  const bool priced = settings_.scheme == Scheme::wse && settings_.se_cost_in_objective;
+  double pause_floor_s = 0;
+  for (;;) {
+    ParmInstance instance;
+    std::vector<Candidate> candidates;
+    build(ctx, instance, candidates, pause_floor_s);
+    const ParmSolution solution = solve_parm_ilp(instance);
+    if (!solution.feasible) return drop_to_lowest_caps(ctx);
+    const double pause_s = priced ? decision_pause_s(ctx, candidates, solution) : 0.0;
+    if (pause_s > pause_floor_s) {
+      pause_floor_s = pause_s;
+      continue;
+    }
+    apply_running(ctx, candidates, solution);
+    return start_chosen(ctx, candidates, solution);
+  }
+}
+
+double ParmScheduler::decision_pause_s(const SchedulingContext& ctx, std::span<const Candidate> candidates,
+                                       const ParmSolution& solution) const {
+  double t_se_max = 0;
+  for (std::size_t k = 0; k < running_; ++k) {
+    const JobIndex index = candidates[k].job;
+    const std::int32_t n = candidates[k].configs[std::size_t(solution.choice[k])].first;
+    const std::int32_t from = ctx.config(index).nodes_of(ctx.job(index));
+    if (n != from) t_se_max = std::max(t_se_max, shrink_expand_time_s(memory_mb(index), from, n, settings_.link_mb_per_s));
+  }
+  return 2 * t_se_max;
 }
 
 /// Re-caps, shrinks and expands the running jobs as chosen: every change that frees nodes first.
@@ -387,7 +455,6 @@ void ParmScheduler::apply_running(SchedulingContext& ctx, std::span<const Candid
     std::int32_t from_nodes;
   };
   std::vector<Change> changes;
-  double t_se_max = 0;
   for (std::size_t k = 0; k < running_; ++k) {
     const JobIndex index = candidates[k].job;
     const auto [n, cap] = candidates[k].configs[std::size_t(solution.choice[k])];
@@ -398,15 +465,12 @@ void ParmScheduler::apply_running(SchedulingContext& ctx, std::span<const Candid
     next.nodes = n;
     next.cpu_cap_w = cap;
     changes.push_back({index, next, from});
-    if (n != from) {
-      const double memory_mb = settings_.memory_mb_per_node * double(models_[std::size_t(index)]->pass.max_nodes);
-      t_se_max = std::max(t_se_max, shrink_expand_time_s(memory_mb, from, n, settings_.link_mb_per_s));
-    }
   }
+  const double pause_s = decision_pause_s(ctx, candidates, solution);
   std::stable_partition(changes.begin(), changes.end(), [](const Change& c) { return c.config.nodes <= c.from_nodes; });
   for (const Change& c : changes) {
     const bool resized = c.config.nodes != c.from_nodes;
-    if (ctx.reconfigure(c.job, c.config, resized ? 2 * t_se_max : 0.0)) {
+    if (ctx.reconfigure(c.job, c.config, resized ? pause_s : 0.0)) {
       if (resized) models_[std::size_t(c.job)]->last_change_s = ctx.now();
       continue;
     }
@@ -471,6 +535,10 @@ std::vector<ParamSpec> parm_params() {
        .help = "alpha of w_j = (t_rem + t_now - t_arrival)^alpha ([P2] Eq. 8; not printed for Table V: 1 assumed)"},
       {.name = "parm_se_interval_s", .type = ParamType::real, .unit = "s", .default_value = 500.0, .min = 0,
        .max = 1.0e9, .help = "f_se: a job shrinks or expands at most once per this long ([P2]: 500 s)"},
+      {.name = "parm_se_cost_in_objective", .type = ParamType::boolean, .default_value = true,
+       .help = "wse: a running job's shrink/expand option is valued at its speedup over its remaining work with "
+               "its own pause 2 t_se (ours: [P2] Eq. 1 has no resize cost; false: as printed, a resize for any "
+               "gain however small)"},
       {.name = "parm_link_bandwidth_mb_s", .type = ParamType::real, .unit = "MB/s", .default_value = 425.0, .min = 0,
        .max = 1.0e9, .min_open = true,
        .help = "b of Eq. 20, per torus link (Blue Gene/P: 425 MB/s per link and direction)"},

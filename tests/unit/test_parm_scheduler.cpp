@@ -235,51 +235,68 @@ TEST(ParmScheduler, OnlyWseResizesRunningJobsAndNommKeepsTheLeastSize) {
   }
 }
 
-double mean_completion(const std::string& scheme, const std::vector<JobDraw>& jobs, std::int32_t nodes, double budget,
-                       double gamma) {
-  return run(parm_scenario(scheme, nodes, budget, jobs, gamma)).result.report.value("avg_turnaround_s");
-}
+double mean_completion(const Scenario& s) { return run(s).result.report.value("avg_turnaround_s"); }
 
-// [P2]'s direction on a reduced machine (128 nodes, 80 jobs, 3 seeds, summed mean completion
-// times). What holds in every regime: wSE and noSE beat the baseline and moldability beats fixed
-// sizes (noSE <= noMM). What holds only in some, and why (README, REPRODUCTION [P2]):
-//   wSE <= noSE      not at gamma 0.2: every job resized in a decision pauses 2 t_se^max ([P2]
-//                    section VII-A), t_se >= 72.73 s of boot time (Eq. 21); with the pauses
-//                    left out wSE is ahead there too (37,841 vs 39,580 s when this was written);
-//   noMM < baseline  not at gamma 0.8: noMM runs every job on min N_j ([P2] section VI-D), slower,
-//                    and a lightly loaded machine has no queue for that to shorten;
-//   speedup grows as gamma falls: from 0.8 to 0.5, not from 0.5 to 0.2 (the 128 nodes are
-//                    saturated under every scheme at 0.2).
-TEST(ParmDirection, SchemesOrderAndSpeedupGrowthWhereTheyHold) {
+// [P2]'s direction (section VII-C, Table V) on a reduced machine in [P2]'s regime: the baseline
+// queues long at gamma 0.8 (its jobs wait about twice as long as they run, [P2] Set2/Set3 at 0.7:
+// 2.5-3x) while PARM keeps up down to gamma 0.2. 128 nodes, a budget that powers 40% of them at full
+// power (PARM may run all of them below it), 80 jobs arriving 4,500 s apart on average (x gamma),
+// 20 seeds, summed mean completion times. Out of that regime the order changes, and README
+// (REPRODUCTION [P2]) gives the figures: on a lightly loaded machine noMM's jobs (min N_j, slower)
+// finish after the baseline's; once PARM saturates too the speedup falls again as gamma falls.
+TEST(ParmDirection, CompletionTimesOrderAndSpeedupGrowsAsGammaFalls) {
   const std::int32_t nodes = 128;
-  // Power binds: the budget powers 60% of the nodes at full power (the rest idle), all at ~48 W.
-  const double budget = nodes * (kIdleNodeW + 0.6 * 30);
+  const double budget = nodes * (kIdleNodeW + 0.4 * 30);
   std::map<double, double> wse_speedup, nose_speedup;
   for (const double gamma : {0.8, 0.5, 0.2}) {
     double wse = 0, nose = 0, nomm = 0, baseline = 0;
-    for (const std::uint64_t seed : {11, 12, 13}) {
-      const auto jobs = draw_jobs(seed, 80, nodes, 3000);
-      wse += mean_completion("wse", jobs, nodes, budget, gamma);
-      nose += mean_completion("nose", jobs, nodes, budget, gamma);
-      nomm += mean_completion("nomm", jobs, nodes, budget, gamma);
-      baseline += mean_completion("baseline", jobs, nodes, budget, gamma);
+    for (std::uint64_t seed = 11; seed < 31; ++seed) {
+      const auto jobs = draw_jobs(seed, 80, nodes, 4500);
+      wse += mean_completion(parm_scenario("wse", nodes, budget, jobs, gamma));
+      nose += mean_completion(parm_scenario("nose", nodes, budget, jobs, gamma));
+      nomm += mean_completion(parm_scenario("nomm", nodes, budget, jobs, gamma));
+      baseline += mean_completion(parm_scenario("baseline", nodes, budget, jobs, gamma));
     }
     SCOPED_TRACE("gamma " + std::to_string(gamma) + ": wse " + std::to_string(wse) + " nose " + std::to_string(nose) +
                  " nomm " + std::to_string(nomm) + " baseline " + std::to_string(baseline));
-    EXPECT_LT(wse, baseline);
-    EXPECT_LT(nose, baseline);
+    EXPECT_LE(wse, nose);
     EXPECT_LE(nose, nomm);
-    if (gamma >= 0.5) {
-      EXPECT_LE(wse, nose);
-    }
-    if (gamma <= 0.5) {
-      EXPECT_LT(nomm, baseline);
-    }
+    EXPECT_LT(nomm, baseline);
     wse_speedup[gamma] = baseline / wse;
     nose_speedup[gamma] = baseline / nose;
   }
   EXPECT_GT(wse_speedup[0.5], wse_speedup[0.8]);
+  EXPECT_GT(wse_speedup[0.2], wse_speedup[0.5]);
   EXPECT_GT(nose_speedup[0.5], nose_speedup[0.8]);
+  EXPECT_GT(nose_speedup[0.2], nose_speedup[0.5]);
+}
+
+// wSE's resize options are valued with their pause (parm_se_cost_in_objective, ours): [P2]'s Eq. 1
+// as printed has no resize cost, so its ILP resizes for any gain and every resize pauses 2 t_se^max
+// (>= 2 x 72.73 s with an expand in the decision). Under load the priced wSE resizes less and ends
+// ahead of noSE; the unpriced one falls behind noSE (gamma 0.2, where jobs are resized most).
+TEST(ParmDirection, PricingTheResizePauseKeepsWseAheadOfNoseUnderLoad) {
+  const std::int32_t nodes = 128;
+  const double budget = nodes * (kIdleNodeW + 0.4 * 30);
+  double priced = 0, unpriced = 0, nose = 0;
+  int priced_resizes = 0, unpriced_resizes = 0;
+  for (std::uint64_t seed = 11; seed < 21; ++seed) {
+    const auto jobs = draw_jobs(seed, 80, nodes, 4500);
+    Scenario s = parm_scenario("wse", nodes, budget, jobs, 0.2);
+    ParmRun r = run(s);
+    priced += r.result.report.value("avg_turnaround_s");
+    priced_resizes += r.watch.resizes;
+    s.params.set("parm_se_cost_in_objective", false);
+    r = run(s);
+    unpriced += r.result.report.value("avg_turnaround_s");
+    unpriced_resizes += r.watch.resizes;
+    nose += mean_completion(parm_scenario("nose", nodes, budget, jobs, 0.2));
+  }
+  SCOPED_TRACE("priced " + std::to_string(priced) + " (" + std::to_string(priced_resizes) + " resizes), unpriced " +
+               std::to_string(unpriced) + " (" + std::to_string(unpriced_resizes) + "), nose " + std::to_string(nose));
+  EXPECT_LT(priced_resizes, unpriced_resizes);
+  EXPECT_LT(priced, nose);
+  EXPECT_GT(unpriced, nose);
 }
 
 }  // namespace
