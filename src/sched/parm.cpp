@@ -44,10 +44,10 @@
 // therefore power_budget_w minus the whole machine idle, and an option (n, p) costs n (busy(p) -
 // idle) (Eq. 5 with W_base + W_mem moved to the idle part): total node power <= power_budget_w at
 // every moment. With budget_includes_cooling, the cooling controller's power is budgeted too: the
-// nodes get power_budget_w / (1 + cooling / compute) of the moment (exact for a cooling power
-// proportional to the compute power at the present CoP; a controller that answers the decision's
-// own load with a colder supply raises the ratio afterwards: nodes + cooling then overshoot by that
-// change, 0.03% in the test). The baselines use the same accounting.
+// nodes get power_budget_w / (1 + cooling / compute) of the moment, and since a redline controller
+// answers the decision's own load with a colder supply (a lower CoP, a higher ratio), the decision
+// is retaken with the ratio it left until nodes + cooling fit (schedule()); the thermostat, whose
+// power no decision controls, is refused. The baselines use the same accounting.
 // Assumed: identical nodes (as [P2]; on mixed types the largest node power of each kind is used),
 // nodes never switched off by another policy while PARM runs.
 // If the running jobs cannot all fit (a cooling budget that fell), they drop to their lowest cap
@@ -136,6 +136,11 @@ class BudgetView {
       if (compute > 0 && cooling > 0) budget /= 1 + cooling / compute;
     }
     return budget - idle_machine_w_;
+  }
+  /// Nodes plus cooling draw more than the budget (budget_includes_cooling).
+  bool over_budget(const SchedulingContext& ctx) const {
+    const RoomView& room = ctx.room();
+    return room.compute_power_w() + room.cooling_power_w() > settings_.budget_w * (1 + 1e-12) + 1e-9;
   }
   /// A busy node at `cap_w` over an idle one (>= 0).
   double marginal_w(const SchedulingContext& ctx, double cap_w) {
@@ -294,6 +299,17 @@ class ParmScheduler final : public Scheduler {
     if (!triggered_ && ctx.running().size() == running_after_) return;  // no arrival, no end
     triggered_ = false;
     decide(ctx);
+    // With the cooling in the budget: the decision's own load changes the cooling (a redline
+    // controller answers more heat with a colder supply, a lower CoP), so the decision is taken
+    // again with the ratio it left until nodes + cooling fit (the jobs it started now run and may
+    // only be re-capped); the last resort is every running job at its lowest cap.
+    for (int round = 0; settings_.budget_includes_cooling && budget_.over_budget(ctx); ++round) {
+      if (round == kCoolingRounds) {
+        drop_to_lowest_caps(ctx);
+        break;
+      }
+      decide(ctx);
+    }
     running_after_ = ctx.running().size();
   }
 
@@ -327,6 +343,8 @@ class ParmScheduler final : public Scheduler {
   void apply_running(SchedulingContext& ctx, std::span<const Candidate> candidates, const ParmSolution& solution);
   void start_chosen(SchedulingContext& ctx, std::span<const Candidate> candidates, const ParmSolution& solution);
   void drop_to_lowest_caps(SchedulingContext& ctx);
+
+  static constexpr int kCoolingRounds = 20;
 
   ParmSettings settings_;
   BudgetView budget_;
@@ -585,6 +603,11 @@ void parm_check_params(const ParamSet& params) {
   if (params.real("parm_theta_min") > params.real("parm_theta_max")) {
     throw InputError("parameter 'parm_theta_min': " + format_number(params.real("parm_theta_min")) +
                      " is above parm_theta_max = " + format_number(params.real("parm_theta_max")));
+  }
+  if (params.boolean("budget_includes_cooling") && params.text("cooling") == "thermostat") {
+    throw InputError("parameter 'budget_includes_cooling': the thermostat's cooling power follows its mode and the "
+                     "room's temperature, not the scheduler's decisions, so no decision can keep it in "
+                     "power_budget_w (use cooling = redline or static)");
   }
   if (params.text("runtime_model") != "pass") {
     throw InputError("parameter 'runtime_model': scheduler 'parm' plans with the PASS model, so jobs must run by it "

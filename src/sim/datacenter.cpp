@@ -285,21 +285,37 @@ void DataCenterModel::settle() {
   pending_ = false;
   if (!thermal()) return;
   apply_changes();
-  if (heat_.crac_node) {
-    const ThermalState state = thermal_state(heat_, zone_power_w_);
-    max_rise_k_ = state.rise_k.maxCoeff();
-    removed_heat_w_ = state.removed_heat_w;
-    crac_rise_k_ = state.rise_k;
-  } else {
-    max_rise_k_ = inlet_->max();
-  }
-  const double bound = heat_.supply_share ? supply_bound_c(heat_, inlet_->rise(), redline_c_) : NAN;
-  cooling_->update(last_s_, {compute_w_, max_rise_k_, removed_heat_w_, bound});
+  const CoolingInput in = cooling_input();
+  max_rise_k_ = in.max_rise_k;
+  removed_heat_w_ = in.removed_heat_w;
+  cooling_->update(last_s_, in);
   if (sp_bound_) {  // booting nodes count as on
     const MomentBound& m = sp_bound_->at(busy_nodes_, platform_.node_count - off_nodes_);
     bound_compute_w_ = m.compute_power_w;
     bound_cooling_->update(last_s_, {m.compute_power_w, NAN, NAN, m.supply_bound_c});
   }
+}
+
+CoolingInput DataCenterModel::cooling_input() {
+  CoolingInput in{compute_w_, 0};
+  if (heat_.crac_node) {
+    const ThermalState state = thermal_state(heat_, zone_power_w_);
+    in.max_rise_k = state.rise_k.maxCoeff();
+    in.removed_heat_w = state.removed_heat_w;
+    crac_rise_k_ = state.rise_k;
+  } else {
+    in.max_rise_k = inlet_->max();
+  }
+  if (heat_.supply_share) in.supply_bound_c = supply_bound_c(heat_, inlet_->rise(), redline_c_);
+  return in;
+}
+
+double DataCenterModel::cooling_power_w() const {
+  if (!cooling_) return 0;
+  if (!thermal()) return cooling_->power_w();
+  auto* self = const_cast<DataCenterModel*>(this);
+  self->apply_changes();  // the changes of this very moment count
+  return cooling_->power_for(self->cooling_input());
 }
 
 void DataCenterModel::apply_changes() {

@@ -35,9 +35,12 @@ class SteadyController : public CoolingController {
     time_s_ = time_s;
     rise_ = in.max_rise_k;
     bound_c_ = in.supply_bound_c;
-    supply_c_ = follow_ ? std::max(std::isnan(bound_c_) ? redline_c_ - in.max_rise_k : bound_c_, min_c_) : base_c_;
+    supply_c_ = supply_for(in);
+    power_w_ = power_for(in);
+  }
+  double power_for(const CoolingInput& in) const override {
     const double heat = std::isnan(in.removed_heat_w) ? in.compute_power_w : in.removed_heat_w;
-    power_w_ = heat / coefficient_of_performance(supply_c_);
+    return heat / coefficient_of_performance(supply_for(in));
   }
 
   CoolingInterval advance(double time_s, double redline_c) override {
@@ -54,6 +57,11 @@ class SteadyController : public CoolingController {
   double power_w() const override { return power_w_; }
 
  private:
+  double supply_for(const CoolingInput& in) const {
+    if (!follow_) return base_c_;
+    return std::max(std::isnan(in.supply_bound_c) ? redline_c_ - in.max_rise_k : in.supply_bound_c, min_c_);
+  }
+
   double base_c_, min_c_;
   bool follow_;
   double redline_c_;
@@ -105,6 +113,8 @@ class ThermostatController final : public CoolingController {
     const double e = extract_w();
     return e * e / (s_.r_ac_w_k * (supply_c() + kKelvin));
   }
+  double power_for(const CoolingInput&) const override { return power_w(); }
+  bool follows_state() const override { return false; }
   double next_event_s() const override { return std::min(switch_at_, hold_at_); }
   double setting_c() const override { return high_c_; }
 

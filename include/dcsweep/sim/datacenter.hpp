@@ -69,7 +69,8 @@ class DataCenterModel final : public SimObserver, public RoomView {
   double supply_c() const override;
   double redline_c() const override { return redline_c_; }
   double compute_power_w() const override { return compute_w_; }
-  double cooling_power_w() const override { return cooling_ ? cooling_->power_w() : 0.0; }
+  /// What the controller draws for the state after every change so far (the thermostat: now).
+  double cooling_power_w() const override;
 
  private:
   class Bins;
@@ -82,6 +83,8 @@ class DataCenterModel final : public SimObserver, public RoomView {
   void apply_changes();
   void touch(std::size_t zone, double dp);
   void settle();
+  /// The controllers' view of the state after every applied change.
+  CoolingInput cooling_input();
   CoolingInput full_load() const;
   void start_sp_eir(const Scenario& scenario, const CoolingRoom& room);
   std::vector<std::string> supply_warnings() const;

@@ -40,7 +40,8 @@ class RoomView {
   virtual double redline_c() const = 0;
   /// The nodes' total power now (W), after every change so far; 0 without a power model.
   virtual double compute_power_w() const { return 0; }
-  /// The cooling controller's power now (W), as of the last settled state; 0 without cooling.
+  /// The cooling controller's power (W) for the state after every change so far (static and
+  /// redline follow the state at once; the thermostat: its power now); 0 without cooling.
   virtual double cooling_power_w() const { return 0; }
 };
 
