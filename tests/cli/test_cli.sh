@@ -85,6 +85,8 @@ expect_error 2 "dcsweep: error: parameter 'parm_cpu_caps_w': no CPU cap levels" 
 expect_error 2 "dcsweep: error: parameter 'parm_cpu_caps_w': 'abc' is not a positive number of watts" "${parm[@]}" --parm-cpu-caps-w 30,abc
 expect_error 2 "dcsweep: error: parameter 'parm_theta_min': 0 is out of range (0, 1]" "${parm[@]}" --parm-theta-min 0
 expect_error 2 "dcsweep: error: parameter 'parm_theta_max': 1.5 is out of range (0, 1]" "${parm[@]}" --parm-theta-max 1.5
+expect_error 2 "dcsweep: error: parameter 'budget_includes_cooling': the thermostat's cooling power follows its mode" \
+  "${parm[@]}" --budget-includes-cooling true --cooling thermostat
 expect_error 2 "dcsweep: error: parameter 'runtime_model': scheduler 'parm' plans with the PASS model" \
   simulate --platform intrepid --trace "$traces/KTH-SP2-1996-2.1-cln.swf" --jobs 20 --scheduler parm
 printf '[sweep]\nseed = 1\n[axes]\ngamma = []\n' >"$tmp/empty.toml"
