@@ -114,7 +114,6 @@ class ThermostatController final : public CoolingController {
     return e * e / (s_.r_ac_w_k * (supply_c() + kKelvin));
   }
   double power_for(const CoolingInput&) const override { return power_w(); }
-  bool follows_state() const override { return false; }
   double next_event_s() const override { return std::min(switch_at_, hold_at_); }
   double setting_c() const override { return high_c_; }
 

@@ -77,8 +77,6 @@ class CoolingController {
   /// once; the thermostat's power follows its mode and room temperature, not the state (its
   /// power now).
   virtual double power_for(const CoolingInput& in) const = 0;
-  /// power_for follows the state (a policy can keep compute + cooling under a budget).
-  virtual bool follows_state() const { return true; }
   /// The thermostat's high setting now (C); NaN for controllers without a thermostat.
   virtual double setting_c() const { return std::numeric_limits<double>::quiet_NaN(); }
   /// A time at which the controller itself changes (thermostat mode switch); inf if none.
