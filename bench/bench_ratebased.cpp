@@ -2,7 +2,7 @@
 // the reward bound, and the GA's reward over time against the bound.
 //   bench_ratebased [--platform oxley1080] [--env hybrid] [--containment 0] [--budget-w 230000]
 //                   [--redline-c 30] [--ga-seconds 60] [--seed 1] [--tables inputs/ratebased]
-//                   [--bound-intervals 4] [--bound-lps 12] [--bound-levels 0] [--speedup-steps 200] [--skip-bound 1]
+//                   [--bound-intervals 4] [--bound-lps 12] [--bound-colocation configurations|none] [--speedup-steps 200] [--skip-bound 1]
 // The GA runs twice: as published (Alg. 4 only slows down), then with the speed-up extension
 // (GaOptions::speedup_steps; 0 skips that run).
 // Run from the source tree's root (the tables' default directory is relative).
@@ -48,7 +48,7 @@ int run(int argc, char** argv) {
     if (arg == "--skip-bound") skip_bound = value == "1";
     if (arg == "--bound-intervals") bound_options.initial_intervals = std::stoi(value);
     if (arg == "--bound-lps") bound_options.max_lps = std::stoi(value);
-    if (arg == "--bound-levels") bound_options.colocation_levels = std::stoi(value);
+    if (arg == "--bound-colocation") bound_options.colocation = value == "none" ? BoundColocation::none : BoundColocation::configurations;
   }
   ParamSet params(simulation_catalog());
   params.set("platform", platform_name);
@@ -70,9 +70,9 @@ int run(int argc, char** argv) {
               in.zones(), instance_s, all);
 
   const RewardBound bound = skip_bound ? RewardBound{} : rate_reward_bound(in, bound_options);
-  std::printf("bound: %s %.4f (%.4f of sum r lambda), outlet in [%.3f, %.3f] C, %d LPs, %d inlet rows, %.2f s\n",
+  std::printf("bound: %s %.4f (%.4f of sum r lambda), outlet in [%.3f, %.3f] C, %d LPs, %d inlet rows, %d pricing rounds, %.2f s\n",
               bound.feasible ? "feasible" : "INFEASIBLE", bound.reward_rate, bound.reward_rate / all,
-              bound.crac_out_low_c, bound.crac_out_high_c, bound.lps, bound.thermal_rows, bound.seconds);
+              bound.crac_out_low_c, bound.crac_out_high_c, bound.lps, bound.thermal_rows, bound.column_rounds, bound.seconds);
   const auto gap = [&](double rr) { return bound.reward_rate > 0 ? (bound.reward_rate - rr) / bound.reward_rate : 0.0; };
   for (const RateObjective objective : {RateObjective::rr, RateObjective::nerr}) {
     std::vector<double> times;

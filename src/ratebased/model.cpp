@@ -118,6 +118,34 @@ Eigen::VectorXd zone_power_w(const RateInstance& in, const Allocation& a) {
   return p;
 }
 
+void add_node_rates(const RateInstance& in, const Allocation& a, std::int32_t node, std::vector<double>& rate,
+                    std::vector<double>* naive, std::vector<double>* gene_rates) {
+  const std::int32_t t = in.node_table[std::size_t(node)], tasks = a.tasks, off = in.off_state(t);
+  const std::int32_t first = in.node_first_core[std::size_t(node)], last = in.node_first_core[std::size_t(node) + 1];
+  const auto runs = [&](std::size_t g) { return a.df[g] > 0 && a.pstate[g] >= 0 && a.pstate[g] < off; };
+  double load = 0;
+  for (std::size_t g = std::size_t(first * tasks); g < std::size_t(last * tasks); ++g) {
+    if (runs(g)) load += a.df[g] * in.tables.tasks[g % std::size_t(tasks)].memory_intensity;
+  }
+  for (std::int32_t k = first; k < last; ++k) {
+    double own = 0;
+    for (std::int32_t i = 0; i < tasks; ++i) {
+      const std::size_t g = std::size_t(k * tasks + i);
+      if (runs(g)) own += a.df[g] * in.tables.tasks[std::size_t(i)].memory_intensity;
+    }
+    for (std::int32_t i = 0; i < tasks; ++i) {
+      const std::size_t g = std::size_t(k * tasks + i);
+      if (!runs(g)) continue;
+      const RateTaskType& task = in.tables.tasks[std::size_t(i)];
+      const double er = a.df[g] * in.tables.ecs(i, t, a.pstate[g]);
+      const double cer = er / (1 + in.tables.types[std::size_t(t)].colocation_slope[std::size_t(task.memory_class)] * (load - own));
+      rate[std::size_t(i)] += cer;
+      if (naive) (*naive)[std::size_t(i)] += er;
+      if (gene_rates) (*gene_rates)[g] = cer;
+    }
+  }
+}
+
 RateEvaluation evaluate(const RateInstance& in, const Allocation& a, bool exact_room, std::vector<double>* gene_rates) {
   RateEvaluation e;
   const std::int32_t tasks = in.tasks();
@@ -128,42 +156,21 @@ RateEvaluation evaluate(const RateInstance& in, const Allocation& a, bool exact_
   e.naive_task_rate.assign(std::size_t(tasks), 0.0);
   if (a.df.size() != std::size_t(in.cores()) * std::size_t(tasks) || a.pstate.size() != a.df.size()) return e;
   if (gene_rates) gene_rates->assign(a.df.size(), 0.0);
-  std::vector<double> own;
-  for (std::int32_t j = 0; j < in.nodes(); ++j) {
-    const std::int32_t t = in.node_table[std::size_t(j)];
-    const std::int32_t first = in.node_first_core[std::size_t(j)], last = in.node_first_core[std::size_t(j) + 1];
-    own.assign(std::size_t(last - first), 0.0);
-    double load = 0;
-    for (std::int32_t k = first; k < last; ++k) {
-      double sum = 0;
-      for (std::int32_t i = 0; i < tasks; ++i) {
-        const std::size_t g = std::size_t(k * tasks + i);
-        const double df = a.df[g];
-        const std::int32_t p = a.pstate[g];
-        if (!(df >= 0 && df <= 1) || p < 0 || p > in.off_state(t) || (df > 0 && p < in.off_state(t) && !in.allowed(i, t, p))) {
-          e.valid = false;
-        }
-        if (!(df > 0) || p >= in.off_state(t)) continue;
-        sum += df;
-        own[std::size_t(k - first)] += df * in.tables.tasks[std::size_t(i)].memory_intensity;
+  for (std::int32_t k = 0; k < in.cores(); ++k) {
+    const std::int32_t t = in.core_table(k);
+    double sum = 0;
+    for (std::int32_t i = 0; i < tasks; ++i) {
+      const std::size_t g = std::size_t(k * tasks + i);
+      const double df = a.df[g];
+      const std::int32_t p = a.pstate[g];
+      if (!(df >= 0 && df <= 1) || p < 0 || p > in.off_state(t) || (df > 0 && p < in.off_state(t) && !in.allowed(i, t, p))) {
+        e.valid = false;
       }
-      if (sum > 1 + 1e-9) e.valid = false;
-      load += own[std::size_t(k - first)];
+      if (df > 0 && p >= 0 && p < in.off_state(t)) sum += df;
     }
-    for (std::int32_t k = first; k < last; ++k) {
-      const double corunners = load - own[std::size_t(k - first)];
-      for (std::int32_t i = 0; i < tasks; ++i) {
-        const std::size_t g = std::size_t(k * tasks + i);
-        if (!(a.df[g] > 0) || a.pstate[g] >= in.off_state(t) || a.pstate[g] < 0) continue;
-        const RateTaskType& task = in.tables.tasks[std::size_t(i)];
-        const double er = a.df[g] * in.tables.ecs(i, t, a.pstate[g]);
-        const double slope = in.tables.types[std::size_t(t)].colocation_slope[std::size_t(task.memory_class)];
-        e.naive_task_rate[std::size_t(i)] += er;
-        e.task_rate[std::size_t(i)] += er / (1 + slope * corunners);
-        if (gene_rates) (*gene_rates)[g] = er / (1 + slope * corunners);
-      }
-    }
+    if (sum > 1 + 1e-9) e.valid = false;
   }
+  for (std::int32_t j = 0; j < in.nodes(); ++j) add_node_rates(in, a, j, e.task_rate, &e.naive_task_rate, gene_rates);
   for (std::int32_t i = 0; i < tasks; ++i) {
     const RateTaskType& task = in.tables.tasks[std::size_t(i)];
     e.reward_rate += task.reward * std::min(e.task_rate[std::size_t(i)], task.arrival_rate_per_s);
@@ -224,6 +231,25 @@ std::int32_t RoomLoad::hottest_zone() const {
 
 double RoomLoad::crac_power_w(double crac_out_c) const {
   return (removal_w_ + instance_->room->removal_per_k * crac_out_c) / rate_crac_cop(crac_out_c);
+}
+
+bool RoomLoad::feasible_with(std::int32_t zone, double watts) const {
+  const RoomResponse& room = *instance_->room;
+  const double tc = ((instance_->config.redline_c - rise_.array() - room.rise.col(zone).array() * watts) /
+                     room.supply_share.array()).minCoeff();
+  const double crac = (removal_w_ + room.removal(zone) * watts + room.removal_per_k * tc) / rate_crac_cop(tc);
+  return tc >= instance_->config.crac_out_min_c && within_budget(instance_->config, node_power_w_ + watts + crac);
+}
+
+double RoomLoad::headroom_w(std::int32_t zone) const {
+  if (!feasible()) return 0;
+  double lo = 0, hi = instance_->config.power_budget_w;
+  if (feasible_with(zone, hi)) return hi;
+  for (int k = 0; k < 50 && hi - lo > 1e-6 * (1 + lo); ++k) {
+    const double mid = (lo + hi) / 2;
+    (feasible_with(zone, mid) ? lo : hi) = mid;
+  }
+  return lo;
 }
 
 bool RoomLoad::feasible() const {

@@ -135,7 +135,7 @@ BoundOptions bound_options(const ParamSet& p) {
   BoundOptions o;
   o.max_lps = std::int32_t(p.integer("ratebased_bound_lps"));
   o.initial_intervals = std::min(o.initial_intervals, o.max_lps);
-  o.colocation_levels = std::int32_t(p.integer("ratebased_bound_colocation_levels"));
+  o.colocation = p.text("ratebased_bound_colocation") == "none" ? BoundColocation::none : BoundColocation::configurations;
   return o;
 }
 
@@ -207,8 +207,9 @@ std::vector<ParamSpec> ratebased_params() {
            "point depend on the machine's speed)"),
       boolean("ratebased_bound", true, "also compute the LP upper bound (reward_rate_bound, bound_gap)"),
       integer("ratebased_bound_lps", 12, 1, 1e6, "the bound's LPs at most (more: tighter, slower)"),
-      integer("ratebased_bound_colocation_levels", 0, 0, 1000,
-              "co-location levels of the bound (0: NERR relaxation; more: tighter for RR, that many times larger)"),
+      choice("ratebased_bound_colocation", {"configurations", "none"}, "configurations",
+             "the bound's co-location: configurations (whole-core node configurations by column generation: tight "
+             "for RR) or none (the NERR relaxation: faster, looser)"),
       boolean("ratebased_validate", false,
               "also simulate Poisson arrivals served by the answer (realized_reward_rate)"),
       integer("ratebased_validate_tasks", 200000, 1000, 1e10, "ratebased_validate: arrivals simulated"),

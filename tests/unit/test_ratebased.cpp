@@ -9,9 +9,11 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <set>
 
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/ratebased/bound.hpp"
+#include "dcsweep/ratebased/configurations.hpp"
 #include "dcsweep/ratebased/genetic.hpp"
 #include "dcsweep/ratebased/greedy.hpp"
 #include "dcsweep/ratebased/nlp.hpp"
@@ -227,6 +229,13 @@ RateInstance reduced(const std::string& environment, double containment = 0, dou
                             RateConfig{kBudgetPerNodeW * r.platform.node_count * budget_factor, redline_c, 5});
 }
 
+/// The co-location-blind NERR relaxation (a bound on NERR too).
+BoundOptions nerr_bound() {
+  BoundOptions o;
+  o.colocation = BoundColocation::none;
+  return o;
+}
+
 GaOptions quick_ga(RateObjective objective = RateObjective::rr, std::int64_t generations = 150) {
   GaOptions o;
   o.objective = objective;
@@ -253,12 +262,10 @@ TEST(RateBased, EveryAnswerMeetsBothConstraintsAndTheBoundIsAbove) {
   for (const std::string env : {"cpu_intensive", "memory_intensive"}) {
     for (const double budget : {0.6, 1.0}) {
       const RateInstance in = reduced(env, 0, budget);
-      const RewardBound bound = rate_reward_bound(in);
+      // The NERR relaxation bounds both objectives; the configurations' bound, tighter, RR.
+      const RewardBound bound = rate_reward_bound(in, nerr_bound());
       ASSERT_TRUE(bound.feasible);
-      // With co-location levels, a tighter bound on RR (not on NERR).
-      BoundOptions levels;
-      levels.colocation_levels = 6;
-      const RewardBound rr_bound = rate_reward_bound(in, levels);
+      const RewardBound rr_bound = rate_reward_bound(in);
       EXPECT_LT(rr_bound.reward_rate, bound.reward_rate) << env;
       for (const RateObjective objective : {RateObjective::rr, RateObjective::nerr}) {
         const RateResult g = rate_greedy(in, objective);
@@ -279,6 +286,153 @@ TEST(RateBased, EveryAnswerMeetsBothConstraintsAndTheBoundIsAbove) {
         EXPECT_GE(objective_of(ga.evaluation, objective), objective_of(g.evaluation, objective));  // GA >= greedy
       }
     }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole-core node configurations (configurations.hpp): the bound's columns and the GA's node step.
+
+/// Node `node`'s priced value under `a`, recomputed through the model (add_node_rates, APC):
+/// sum_i pi_i CER_i - nu x core power.
+double priced_node_value(const RateInstance& in, const Allocation& a, std::int32_t node, const std::vector<double>& pi,
+                         double nu) {
+  std::vector<double> rate(std::size_t(in.tasks()), 0.0);
+  add_node_rates(in, a, node, rate);
+  double value = 0;
+  for (std::int32_t i = 0; i < in.tasks(); ++i) value += pi[std::size_t(i)] * rate[std::size_t(i)];
+  const std::int32_t tb = in.node_table[std::size_t(node)];
+  for (std::int32_t k = in.node_first_core[std::size_t(node)]; k < in.node_first_core[std::size_t(node) + 1]; ++k) {
+    for (std::int32_t i = 0; i < in.tasks(); ++i) {
+      if (a.df_at(k, i) > 0 && a.ps_at(k, i) < in.off_state(tb)) value -= nu * a.df_at(k, i) * in.tables.apc(i, tb, a.ps_at(k, i));
+    }
+  }
+  return value;
+}
+
+TEST(RateBased, NodeConfigurationsAreEveryMultisetAndTheBestBeatsEveryAllocation) {
+  // The count: C(cores + tasks, tasks) multisets, each once.
+  EXPECT_EQ(NodeConfigurations::count(5, 12), 6188);
+  EXPECT_EQ(NodeConfigurations::count(5, 4), 126);
+  EXPECT_EQ(NodeConfigurations::count(10, 12), 646646);
+  const RateInstance in = reduced("hybrid");
+  const RoomConfigurations room = room_configurations(in);
+  ASSERT_EQ(room.sets.size(), 3u);  // the three Xeons: 4, 6 and 12 cores
+  for (const NodeConfigurations& set : room.sets) {
+    EXPECT_EQ(set.size(), NodeConfigurations::count(in.tasks(), set.cores()));
+    std::set<std::vector<std::int32_t>> seen;
+    for (std::int32_t c = 0; c < set.size(); ++c) {
+      std::vector<std::int32_t> n(std::size_t(in.tasks()), 0);
+      std::int32_t used = 0;
+      for (auto e = set.begin(c); e != set.end(c); ++e) {
+        n[std::size_t(e->task)] = e->cores;
+        used += e->cores;
+      }
+      EXPECT_LE(used, set.cores());
+      EXPECT_TRUE(seen.insert(n).second);
+    }
+  }
+  // The law behind the bound's columns: at any prices pi >= 0 and nu >= 0, no allocation of a
+  // node (fractional DFs, mixed tasks per core, any allowed states) is worth more than the best
+  // whole-core configuration; and that configuration, laid out on the node, is worth what best()
+  // says (recomputed through the model).
+  std::mt19937_64 random(5);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (std::int32_t trial = 0; trial < 12; ++trial) {
+    std::vector<double> pi;
+    for (const RateTaskType& t : in.tables.tasks) pi.push_back(u(random) * t.reward);
+    const double nu = trial % 3 == 0 ? 0.0 : u(random) * 2e-3;
+    for (std::int32_t j = 0; j < in.nodes(); j += 2) {
+      const NodeConfigurations& set = room.sets[std::size_t(room.node_set[std::size_t(j)])];
+      const NodeConfiguration best = set.best(pi, nu);
+      const std::int32_t tb = in.node_table[std::size_t(j)];
+      Allocation laid = idle_allocation(in);
+      std::int32_t k = in.node_first_core[std::size_t(j)];
+      for (auto e = set.begin(best.index); e != set.end(best.index); ++e) {
+        for (std::int32_t c = 0; c < e->cores; ++c, ++k) {
+          laid.df_at(k, e->task) = 1;
+          laid.ps_at(k, e->task) = best.state[std::size_t(e->task)];
+        }
+      }
+      EXPECT_NEAR(priced_node_value(in, laid, j, pi, nu), best.value, 1e-12);
+      for (std::int32_t sample = 0; sample < 40; ++sample) {
+        Allocation a = idle_allocation(in);
+        for (k = in.node_first_core[std::size_t(j)]; k < in.node_first_core[std::size_t(j) + 1]; ++k) {
+          // Samples 0, 3, 6, ...: whole cores (one task at DF 1, or off); the others fractional.
+          const std::int32_t whole = sample % 3 == 0 ? std::int32_t(random() % std::uint64_t(in.tasks() + 1)) : -1;
+          double left = sample % 3 == 1 ? 1.0 : u(random);
+          for (std::int32_t i = 0; i < in.tasks(); ++i) {
+            std::vector<std::int32_t> states;
+            for (std::int32_t p = 0; p < in.off_state(tb); ++p) {
+              if (in.allowed(i, tb, p)) states.push_back(p);
+            }
+            const double df = whole >= 0 ? double(whole == i) : i + 1 == in.tasks() ? left : left * u(random);
+            left -= df;
+            a.df_at(k, i) = df;
+            a.ps_at(k, i) = std::int16_t(states[std::size_t(random() % states.size())]);
+          }
+        }
+        ASSERT_TRUE(evaluate(in, a).valid);
+        EXPECT_LE(priced_node_value(in, a, j, pi, nu), best.value + 1e-12) << trial << " " << j;
+      }
+    }
+  }
+  // On a 4-core node, against every whole-core allocation (each core off or on one task, each
+  // core's state the best for the others' tasks: the priced value separates by core once the
+  // tasks are placed), laid out and recomputed through the model.
+  const std::int32_t four = [&] {
+    for (std::int32_t j = 0; j < in.nodes(); ++j) {
+      if (in.node_first_core[std::size_t(j) + 1] - in.node_first_core[std::size_t(j)] == 4) return j;
+    }
+    return -1;
+  }();
+  ASSERT_GE(four, 0);
+  const std::int32_t tb4 = in.node_table[std::size_t(four)], first4 = in.node_first_core[std::size_t(four)];
+  for (std::int32_t trial = 0; trial < 3; ++trial) {
+    std::vector<double> pi;
+    for (const RateTaskType& t : in.tables.tasks) pi.push_back(u(random) * t.reward);
+    const double nu = trial == 0 ? 0.0 : u(random) * 2e-3;
+    double brute = 0;
+    for (std::int32_t code = 0; code < 1296; ++code) {  // 6^4: per core, off or one of 5 tasks
+      Allocation a = idle_allocation(in);
+      for (std::int32_t c = 0, rest = code; c < 4; ++c, rest /= 6) {
+        if (rest % 6 > 0) a.df_at(first4 + c, rest % 6 - 1) = 1;
+      }
+      for (std::int32_t c = 0; c < 4; ++c) {
+        for (std::int32_t i = 0; i < in.tasks(); ++i) {
+          if (a.df_at(first4 + c, i) == 0) continue;
+          double top = -std::numeric_limits<double>::infinity();
+          std::int16_t top_state = 0;
+          for (std::int32_t p = 0; p < in.off_state(tb4); ++p) {
+            if (!in.allowed(i, tb4, p)) continue;
+            a.ps_at(first4 + c, i) = std::int16_t(p);
+            const double v = priced_node_value(in, a, four, pi, nu);
+            if (v > top) top = v, top_state = std::int16_t(p);
+          }
+          a.ps_at(first4 + c, i) = top_state;
+        }
+      }
+      brute = std::max(brute, priced_node_value(in, a, four, pi, nu));
+    }
+    EXPECT_NEAR(room.sets[std::size_t(room.node_set[std::size_t(four)])].best(pi, nu).value, brute, 1e-12) << trial;
+  }
+  // On the hand case's two-core node, against every whole-core allocation (each core off or one
+  // task at one allowed state): best() is the largest.
+  const RateInstance hand = hand_instance(1000, 30);
+  const NodeConfigurations two(hand, 0, 2);
+  EXPECT_EQ(two.size(), 6);
+  for (const double nu : {0.0, 0.02, 0.08}) {
+    const std::vector<double> pi{1.5, 2.5};
+    double brute = 0;
+    Allocation a = idle_allocation(hand);
+    for (std::int32_t c0 = -1; c0 < 4; ++c0) {
+      for (std::int32_t c1 = -1; c1 < 4; ++c1) {
+        a = idle_allocation(hand);
+        if (c0 >= 0) a.df_at(0, c0 / 2) = 1, a.ps_at(0, c0 / 2) = std::int16_t(c0 % 2);
+        if (c1 >= 0) a.df_at(1, c1 / 2) = 1, a.ps_at(1, c1 / 2) = std::int16_t(c1 % 2);
+        brute = std::max(brute, priced_node_value(hand, a, 0, pi, nu));
+      }
+    }
+    EXPECT_NEAR(two.best(pi, nu).value, brute, 1e-12) << nu;
   }
 }
 
@@ -323,14 +477,10 @@ TEST(RateBased, BoundAgainstBruteForceOnTinyCases) {
     const RateInstance in = hand_instance(budget, 30);
     const auto [rr, nerr] = brute_force(in);
     ASSERT_GE(rr, 0) << budget;
-    const RewardBound bound = rate_reward_bound(in);
+    const RewardBound bound = rate_reward_bound(in, nerr_bound());
     ASSERT_TRUE(bound.feasible);
     EXPECT_GE(bound.reward_rate, nerr * (1 - 1e-9)) << budget;
-    for (const std::int32_t levels : {1, 3, 8}) {
-      BoundOptions o;
-      o.colocation_levels = levels;
-      EXPECT_GE(rate_reward_bound(in, o).reward_rate, rr * (1 - 1e-9)) << budget << " " << levels;
-    }
+    EXPECT_GE(rate_reward_bound(in).reward_rate, rr * (1 - 1e-9)) << budget;
     EXPECT_GE(nerr, rr);
     for (const RateObjective objective : {RateObjective::rr, RateObjective::nerr}) {
       const RateResult g = rate_greedy(in, objective);
@@ -348,7 +498,7 @@ TEST(RateBased, BoundAgainstBruteForceOnTinyCases) {
   loose.tables.tasks[0].arrival_rate_per_s = 100;
   loose.tables.tasks[1].arrival_rate_per_s = 100;
   EXPECT_NEAR(brute_force(loose).second, 2.8, 1e-12);
-  EXPECT_NEAR(rate_reward_bound(loose).reward_rate, 2.8, 1e-7);
+  EXPECT_NEAR(rate_reward_bound(loose, nerr_bound()).reward_rate, 2.8, 1e-7);
   // Greedy gives whole cores to one task each: brute force over exactly those is never below it.
   for (const double budget : {70.0, 80.0, 95.0}) {
     RateInstance in = hand_instance(budget, 30);
@@ -375,7 +525,7 @@ TEST(RateBased, GreedyAndGaAreDeterministicForASeed) {
 
 TEST(RateBased, RewardFallsAsMemoryIntensityRises) {
   // The same tasks with every memory intensity scaled: more co-runner pressure, less reward.
-  double previous_greedy = std::numeric_limits<double>::infinity(), previous_bound = previous_greedy;
+  double previous_greedy = std::numeric_limits<double>::infinity(), previous_bound = previous_greedy, previous_nerr = 0;
   for (const double scale : {0.0, 1.0, 2.0, 4.0}) {
     RateInstance in = reduced("hybrid");
     for (RateTaskType& t : in.tables.tasks) t.memory_intensity *= scale;
@@ -383,11 +533,17 @@ TEST(RateBased, RewardFallsAsMemoryIntensityRises) {
     const double ga = run_ga(in, quick_ga()).evaluation.reward_rate;
     EXPECT_LT(std::max(greedy, ga), previous_greedy) << scale;
     previous_greedy = std::max(greedy, ga);
-    // The bound ignores co-location: the same for every scale.
+    // The NERR relaxation ignores co-location: the same for every scale; the RR bound falls.
+    const double nerr = rate_reward_bound(in, nerr_bound()).reward_rate;
     const double bound = rate_reward_bound(in).reward_rate;
     if (std::isfinite(previous_bound)) {
-      EXPECT_NEAR(bound, previous_bound, 1e-9 * bound);
+      EXPECT_NEAR(nerr, previous_nerr, 1e-9 * nerr);
+      EXPECT_LT(bound, previous_bound * (1 - 1e-3)) << scale;
+    } else {
+      EXPECT_NEAR(bound, nerr, 1e-6 * nerr);  // no memory intensity: no co-location
     }
+    EXPECT_GE(bound, std::max(greedy, ga) * (1 - 1e-9));
+    previous_nerr = nerr;
     previous_bound = bound;
   }
   // [P3] Fig. 3: the memory-intensive environment earns less of what it could than the CPU one.

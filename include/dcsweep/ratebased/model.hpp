@@ -91,6 +91,8 @@ struct Allocation {
   double crac_out_c = 0;
   double& df_at(std::int32_t core, std::int32_t task) { return df[std::size_t(core * tasks + task)]; }
   std::int16_t& ps_at(std::int32_t core, std::int32_t task) { return pstate[std::size_t(core * tasks + task)]; }
+  double df_at(std::int32_t core, std::int32_t task) const { return df[std::size_t(core * tasks + task)]; }
+  std::int16_t ps_at(std::int32_t core, std::int32_t task) const { return pstate[std::size_t(core * tasks + task)]; }
 };
 /// Every core idle (DF 0, off), outlet at the redline.
 Allocation idle_allocation(const RateInstance& instance);
@@ -111,6 +113,11 @@ struct RateEvaluation {
 RateEvaluation evaluate(const RateInstance& instance, const Allocation& a, bool exact_room = false,
                         std::vector<double>* gene_rates = nullptr);
 
+/// Adds node `node`'s CER summed per task under `a` to `rate` (its ER to `naive`, and each of its
+/// genes' CER to `gene_rates`, when given). Genes off or at DF 0 add nothing.
+void add_node_rates(const RateInstance& instance, const Allocation& a, std::int32_t node, std::vector<double>& rate,
+                    std::vector<double>* naive = nullptr, std::vector<double>* gene_rates = nullptr);
+
 enum class RateObjective { rr, nerr };
 RateObjective rate_objective(const std::string& name);  ///< "rr" or "nerr"; InputError otherwise
 double objective_of(const RateEvaluation& e, RateObjective objective);
@@ -129,6 +136,11 @@ class RoomLoad {
   double crac_power_w(double crac_out_c) const;
   /// At the highest outlet: both constraints met (and the outlet not below crac_out_min_c).
   bool feasible() const;
+  /// Whether it would be with `watts` more in `zone` (O(zones), nothing changed).
+  bool feasible_with(std::int32_t zone, double watts) const;
+  /// The most power zone `zone` can take while feasible() holds (bisection on feasible_with, to
+  /// 1e-6 W relative; 0 when not feasible now).
+  double headroom_w(std::int32_t zone) const;
   const Eigen::VectorXd& zone_power_w() const { return power_; }
 
  private:
