@@ -2,9 +2,11 @@
 // the reward bound, and the GA's reward over time against the bound.
 //   bench_ratebased [--platform oxley1080] [--env hybrid] [--containment 0] [--budget-w 230000]
 //                   [--redline-c 30] [--ga-seconds 60] [--seed 1] [--tables inputs/ratebased]
-//                   [--bound-intervals 4] [--bound-lps 12] [--bound-colocation configurations|none] [--speedup-steps 200] [--skip-bound 1]
-// The GA runs twice: as published (Alg. 4 only slows down), then with the speed-up extension
-// (GaOptions::speedup_steps; 0 skips that run).
+//                   [--bound-intervals 4] [--bound-lps 12] [--bound-colocation configurations|none]
+//                   [--speedup-steps 0] [--node-steps 50] [--skip-bound 1]
+// The GA runs as published (Alg. 4 only slows down), then with the speed-up extension
+// (GaOptions::speedup_steps; 0 skips that run), then with node steps (GaOptions::node_steps; 0
+// skips it), each for --ga-seconds.
 // Run from the source tree's root (the tables' default directory is relative).
 #include <chrono>
 #include <cstdio>
@@ -27,7 +29,7 @@ int run(int argc, char** argv) {
   std::string platform_name = "oxley1080", env = "hybrid", tables_dir = "inputs/ratebased";
   double containment = 0, budget_w = 230e3, redline_c = 30, ga_seconds = 60;
   std::uint64_t seed = 1;
-  std::int32_t speedup_steps = 200;
+  std::int32_t speedup_steps = 0, node_steps = 50;
   bool skip_bound = false;
   BoundOptions bound_options;
   bound_options.on_lp = [](double a, double b, double value, double s) {
@@ -45,6 +47,7 @@ int run(int argc, char** argv) {
     if (arg == "--ga-seconds") ga_seconds = std::stod(value);
     if (arg == "--seed") seed = std::stoull(value);
     if (arg == "--speedup-steps") speedup_steps = std::stoi(value);
+    if (arg == "--node-steps") node_steps = std::stoi(value);
     if (arg == "--skip-bound") skip_bound = value == "1";
     if (arg == "--bound-intervals") bound_options.initial_intervals = std::stoi(value);
     if (arg == "--bound-lps") bound_options.max_lps = std::stoi(value);
@@ -89,13 +92,19 @@ int run(int argc, char** argv) {
                 g.evaluation.crac_power_w, g.evaluation.crac_out_c, g.evaluation.max_inlet_c, int(g.feasible),
                 int(exact.feasible()));
   }
-  std::vector<std::int32_t> variants{0};
-  if (speedup_steps > 0) variants.push_back(speedup_steps);
-  for (const std::int32_t speedup : variants) {
+  struct Variant {
+    const char* name;
+    std::int32_t speedup_steps, node_steps;
+  };
+  std::vector<Variant> variants{{"as published", 0, 0}};
+  if (speedup_steps > 0) variants.push_back({"speed-up steps", speedup_steps, 0});
+  if (node_steps > 0) variants.push_back({"node steps", 0, node_steps});
+  for (const Variant& variant : variants) {
     GaOptions o;
     o.max_generations = std::numeric_limits<std::int64_t>::max();
     o.time_limit_s = ga_seconds;
-    o.speedup_steps = speedup;
+    o.speedup_steps = variant.speedup_steps;
+    o.node_steps = variant.node_steps;
     double last_print = -1;
     o.on_improvement = [&](double s, std::int64_t generation, double value) {
       if (s - last_print < 5 && generation > 0) return;
@@ -107,9 +116,9 @@ int run(int argc, char** argv) {
     RngStream rng(StreamKey{seed, 0, 0}, StreamPurpose::allocator);
     const RateResult ga = rate_genetic(in, o, rng);
     const RateEvaluation exact = evaluate(in, ga.allocation, true);
-    std::printf("ga rr, speed-up steps %d: %.1f s, %lld generations, %lld evaluations; RR %.4f NERR %.4f; gap to bound "
+    std::printf("ga rr, %s (speed-up %d, node steps %d): %.1f s, %lld generations, %lld evaluations; RR %.4f NERR %.4f; gap to bound "
                 "%.2f%%; power %.0f W (CRAC %.0f W, outlet %.2f C); feasible %d (exact room %d)\n",
-                speedup, ga.seconds, static_cast<long long>(ga.generations), static_cast<long long>(ga.evaluations),
+                variant.name, variant.speedup_steps, variant.node_steps, ga.seconds, static_cast<long long>(ga.generations), static_cast<long long>(ga.evaluations),
                 ga.evaluation.reward_rate, ga.evaluation.naive_reward_rate, 100 * gap(ga.evaluation.reward_rate),
                 ga.evaluation.total_power_w, ga.evaluation.crac_power_w, ga.evaluation.crac_out_c, int(ga.feasible),
                 int(exact.feasible()));

@@ -119,6 +119,7 @@ RateResult run_technique(const RateInstance& in, const ParamSet& p, StreamKey ke
   o.max_generations = p.integer("ga_generations");
   if (p.real("ga_time_limit_s") > 0) o.time_limit_s = p.real("ga_time_limit_s");
   o.speedup_steps = std::int32_t(p.integer("ga_speedup_steps"));
+  o.node_steps = std::int32_t(p.integer("ga_node_steps"));
   RngStream rng(key, StreamPurpose::ratebased_ga);
   return rate_genetic(in, o, rng);
 }
@@ -202,6 +203,9 @@ std::vector<ParamSpec> ratebased_params() {
       integer("ga_population", 20, 2, 1e6, "GA: chromosomes kept"),
       integer("ga_speedup_steps", 0, 0, 1e9,
               "GA extension (off: [P3]'s Alg. 4): tries per offspring to run a gene one P-state faster"),
+      integer("ga_node_steps", 50, 0, 1e9,
+              "GA extension (0: [P3]'s Alg. 3-4 as published): nodes re-planned per offspring as their best "
+              "whole-core configuration"),
       integer("nlp_max_iterations", 3000, 1, 1e9, "NLP: Ipopt's iteration limit (max_iter)"),
       real("nlp_time_limit_s", "s", 600, 0, "NLP: Ipopt's CPU-time limit (max_cpu_time; a limit it reaches makes the "
            "point depend on the machine's speed)"),

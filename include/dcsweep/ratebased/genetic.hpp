@@ -18,6 +18,19 @@
 //    to run a random gene with DF > 0 one allowed P-state faster (from off: its slowest), each
 //    kept only if both constraints still hold. Alg. 4 only slows genes down, so the paper's GA
 //    can use leftover budget only through mutation ([P3] Sec. 6.4);
+//  - extension, on by default (node_steps = 50; 0 gives Alg. 3-4 as published): the node step.
+//    After a successful repair, node_steps times, one node (every other time one that runs
+//    something) is re-planned as its best whole-core configuration (configurations.hpp) given
+//    all other nodes: each of its task multisets, each task at the hull P-state that maximizes
+//      r_i min(R_i without the node + the node's rate of i, lambda_i) - price x core power,
+//    the objective's rates (CER for rr, ER for nerr); the best multiset is kept if it beats the
+//    node's present plan and the room can take it, else the best one within the power the room
+//    can still give that node (RoomLoad::headroom_w). The price of a watt is self-adapted: each
+//    initial chromosome draws one log-uniform over 12 octaves below the best reward per watt of
+//    any (task, node type) pair; an offspring takes its parent's times 2^U(-1, 1). Where the
+//    budget binds, a high price lets nodes give power back for others to use. On oxley1080 the GA
+//    as published stays ~40% under the bound after a minute; with node steps within 5%
+//    (README, Performance);
 //  - the population sorted by the objective (rr or nerr), trimmed to its size; the best is kept.
 // Stops at max_generations or time_limit_s, whichever first: anytime, the best so far. Every
 // random number comes from the caller's stream, so a run is reproducible for a given stream when
@@ -37,6 +50,7 @@ struct GaOptions {
   double gene_probability = 0.05;      ///< p_g
   std::int32_t max_local_steps = 2000;  ///< maxIter of Alg. 4
   std::int32_t speedup_steps = 0;       ///< the extension above; 0: Alg. 4 as published
+  std::int32_t node_steps = 50;         ///< the node step above, per offspring; 0: Alg. 3-4 as published
   double selection_bias = 1.5;         ///< linear bias of the rank selection, in (1, 2]
   std::int64_t max_generations = 1000;
   double time_limit_s = std::numeric_limits<double>::infinity();
