@@ -146,7 +146,9 @@ class RatebasedCosts {
     const double genes = double(s.cores) * double(s.tasks), zones = double(s.zones);
     const std::string& technique = p.text("ratebased_technique");
     double cost = technique == "ga"
-                      ? model_.rate_ga_per_gene_generation_s * genes * double(p.integer("ga_generations"))
+                      ? (model_.rate_ga_per_gene_generation_s * genes +
+                         2 * model_.rate_ga_node_step_s * double(p.integer("ga_node_steps"))) *
+                            double(p.integer("ga_generations"))
                       : model_.rate_greedy_per_gene_s * genes;
     if (technique == "ga" && p.real("ga_time_limit_s") > 0) cost = std::min(cost, p.real("ga_time_limit_s"));
     if (technique == "nlp") cost = std::min(model_.rate_nlp_per_gene_s * genes, p.real("nlp_time_limit_s")) + cost;

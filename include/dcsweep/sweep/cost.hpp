@@ -25,9 +25,10 @@ struct CostModel {
   double per_sp_eir_lp_zone2_s = 2.6e-7;  ///< sp_eir: one LP per distinct (busy, on) count (asu50: 0.65 ms)
   // model = ratebased points (sim/ratebased.hpp): gene = one (core, task type) pair
   double rate_greedy_per_gene_s = 2e-8;     ///< greedy (Alg. 2)
-  double rate_ga_per_gene_generation_s = 3e-7;  ///< GA (Alg. 3-4), per generation (oxley1080: 12 ms)
+  double rate_ga_per_gene_generation_s = 1e-7;  ///< GA (Alg. 3-4), per generation (oxley1080: 4 ms)
+  double rate_ga_node_step_s = 1.3e-4;  ///< the GA's node step, two offspring a generation (oxley1080 mix of 4/6/12 cores)
   double rate_nlp_per_gene_s = 1e-2;  ///< nlp (Ipopt + repair; hybrid: 88 cores 0.5 s, 968 cores 41 s), capped by nlp_time_limit_s
-  double rate_bound_per_gene_lp_s = 2.5e-5;  ///< the LP bound, per LP; once per distinct instance (oxley1080: 12 s)
+  double rate_bound_per_gene_lp_s = 2.5e-5;  ///< the LP bound, per LP; once per distinct instance (oxley1080: 8-14 s)
   double rate_room_per_zone2_s = 6e-7;      ///< the room and its linear map, once per room (oxley1080 0.4 s, oxley4320 11 s)
   double rate_validate_per_task_s = 1e-6;   ///< ratebased_validate, per simulated arrival
 };
