@@ -63,18 +63,25 @@ NodeConfigurations::NodeConfigurations(const RateInstance& in, std::int32_t tabl
 NodeConfiguration NodeConfigurations::best(const std::vector<double>& price, double nu) const {
   const RateTables& tables = in_->tables;
   const std::vector<std::vector<std::int32_t>>& menu = nu >= 0 ? hull_ : allowed_;
+  // An entry's cores' best value per core over its task's states, and that state.
+  const auto best_state = [&](const Entry& e) {
+    const double a = price[std::size_t(e.task)] * e.factor;
+    double top = -std::numeric_limits<double>::infinity();
+    std::int16_t state = std::int16_t(in_->off_state(table_));
+    for (const std::int32_t p : menu[std::size_t(e.task)]) {
+      const double v = a * tables.ecs(e.task, table_, p) - nu * tables.apc(e.task, table_, p);
+      if (v > top) {
+        top = v;
+        state = std::int16_t(p);
+      }
+    }
+    return std::pair{top, state};
+  };
   double best_value = 0;
   std::int32_t best_index = -1;
   for (std::int32_t c = 0; c < size(); ++c) {
     double value = 0;
-    for (const Entry* e = begin(c); e != end(c); ++e) {
-      const double a = price[std::size_t(e->task)] * e->factor;
-      double top = -std::numeric_limits<double>::infinity();
-      for (const std::int32_t p : menu[std::size_t(e->task)]) {
-        top = std::max(top, a * tables.ecs(e->task, table_, p) - nu * tables.apc(e->task, table_, p));
-      }
-      value += e->cores * top;
-    }
+    for (const Entry* e = begin(c); e != end(c); ++e) value += e->cores * best_state(*e).first;
     if (value > best_value) {
       best_value = value;
       best_index = c;
@@ -84,17 +91,7 @@ NodeConfiguration NodeConfigurations::best(const std::vector<double>& price, dou
   if (best_index < 0) {  // nothing beats every core off: the empty configuration (enumerated first)
     return at(0, state);
   }
-  for (const Entry* e = begin(best_index); e != end(best_index); ++e) {
-    const double a = price[std::size_t(e->task)] * e->factor;
-    double top = -std::numeric_limits<double>::infinity();
-    for (const std::int32_t p : menu[std::size_t(e->task)]) {
-      const double v = a * tables.ecs(e->task, table_, p) - nu * tables.apc(e->task, table_, p);
-      if (v > top) {
-        top = v;
-        state[std::size_t(e->task)] = std::int16_t(p);
-      }
-    }
-  }
+  for (const Entry* e = begin(best_index); e != end(best_index); ++e) state[std::size_t(e->task)] = best_state(*e).second;
   NodeConfiguration out = at(best_index, state);
   out.value = 0;
   for (std::int32_t i = 0; i < in_->tasks(); ++i) out.value += price[std::size_t(i)] * out.rate[std::size_t(i)];

@@ -132,7 +132,7 @@ class NodePlanner {
       w.before[std::size_t(i)] = term(i, w.base[std::size_t(i)]);
       now += term(i, w.base[std::size_t(i)] + mine) - w.before[std::size_t(i)];
     }
-    const double power_now = core_power_w(a, j);
+    const double power_now = node_core_power_w(in_, a, j);
     now -= watt_price * power_now;
     const std::int32_t set_index = configurations_.node_set[std::size_t(j)];
     const NodeConfigurations& set = configurations_.sets[std::size_t(set_index)];
@@ -213,17 +213,6 @@ class NodePlanner {
     }
     add_node_rates(in_, a, j, w.rate, &w.naive);
     return true;
-  }
-
-  double core_power_w(const Allocation& a, std::int32_t node) const {
-    const std::int32_t tb = in_.node_table[std::size_t(node)];
-    double power = 0;
-    for (std::int32_t k = in_.node_first_core[std::size_t(node)]; k < in_.node_first_core[std::size_t(node) + 1]; ++k) {
-      for (std::int32_t i = 0; i < a.tasks; ++i) {
-        if (a.df_at(k, i) > 0 && a.ps_at(k, i) < in_.off_state(tb)) power += a.df_at(k, i) * in_.tables.apc(i, tb, a.ps_at(k, i));
-      }
-    }
-    return power;
   }
 
   bool runs_anything(const Allocation& a, std::int32_t node) const {

@@ -102,18 +102,22 @@ Allocation idle_allocation(const RateInstance& in) {
   return a;
 }
 
+double node_core_power_w(const RateInstance& in, const Allocation& a, std::int32_t node, double from) {
+  const std::int32_t t = in.node_table[std::size_t(node)];
+  double w = from;
+  for (std::int32_t k = in.node_first_core[std::size_t(node)]; k < in.node_first_core[std::size_t(node) + 1]; ++k) {
+    for (std::int32_t i = 0; i < a.tasks; ++i) {
+      const std::size_t g = std::size_t(k * a.tasks + i);
+      if (a.df[g] > 0) w += a.df[g] * in.tables.apc(i, t, a.pstate[g]);
+    }
+  }
+  return w;
+}
+
 Eigen::VectorXd zone_power_w(const RateInstance& in, const Allocation& a) {
   Eigen::VectorXd p = Eigen::VectorXd::Zero(in.zones());
   for (std::int32_t j = 0; j < in.nodes(); ++j) {
-    const std::int32_t t = in.node_table[std::size_t(j)];
-    double w = in.node_static_w[std::size_t(j)];
-    for (std::int32_t k = in.node_first_core[std::size_t(j)]; k < in.node_first_core[std::size_t(j) + 1]; ++k) {
-      for (std::int32_t i = 0; i < a.tasks; ++i) {
-        const std::size_t g = std::size_t(k * a.tasks + i);
-        if (a.df[g] > 0) w += a.df[g] * in.tables.apc(i, t, a.pstate[g]);
-      }
-    }
-    p(in.node_zone[std::size_t(j)]) += w;
+    p(in.node_zone[std::size_t(j)]) += node_core_power_w(in, a, j, in.node_static_w[std::size_t(j)]);
   }
   return p;
 }
@@ -229,16 +233,22 @@ std::int32_t RoomLoad::hottest_zone() const {
   return std::int32_t(z);
 }
 
-double RoomLoad::crac_power_w(double crac_out_c) const {
-  return (removal_w_ + instance_->room->removal_per_k * crac_out_c) / rate_crac_cop(crac_out_c);
+double RoomLoad::crac_power_w(double crac_out_c) const { return crac_w(removal_w_, crac_out_c); }
+
+double RoomLoad::crac_w(double removal_w, double crac_out_c) const {
+  return (removal_w + instance_->room->removal_per_k * crac_out_c) / rate_crac_cop(crac_out_c);
+}
+
+bool RoomLoad::meets(double crac_out_c, double node_w, double removal_w) const {
+  return crac_out_c >= instance_->config.crac_out_min_c &&
+         within_budget(instance_->config, node_w + crac_w(removal_w, crac_out_c));
 }
 
 bool RoomLoad::feasible_with(std::int32_t zone, double watts) const {
   const RoomResponse& room = *instance_->room;
   const double tc = ((instance_->config.redline_c - rise_.array() - room.rise.col(zone).array() * watts) /
                      room.supply_share.array()).minCoeff();
-  const double crac = (removal_w_ + room.removal(zone) * watts + room.removal_per_k * tc) / rate_crac_cop(tc);
-  return tc >= instance_->config.crac_out_min_c && within_budget(instance_->config, node_power_w_ + watts + crac);
+  return meets(tc, node_power_w_ + watts, removal_w_ + room.removal(zone) * watts);
 }
 
 double RoomLoad::headroom_w(std::int32_t zone) const {
@@ -252,9 +262,6 @@ double RoomLoad::headroom_w(std::int32_t zone) const {
   return lo;
 }
 
-bool RoomLoad::feasible() const {
-  const double tc = highest_crac_out_c();
-  return tc >= instance_->config.crac_out_min_c && within_budget(instance_->config, node_power_w_ + crac_power_w(tc));
-}
+bool RoomLoad::feasible() const { return meets(highest_crac_out_c(), node_power_w_, removal_w_); }
 
 }  // namespace dcsweep

@@ -144,10 +144,18 @@ class RoomLoad {
   const Eigen::VectorXd& zone_power_w() const { return power_; }
 
  private:
+  /// CRAC power at outlet `crac_out_c` removing the heat of nodes whose removal term is `removal_w`.
+  double crac_w(double removal_w, double crac_out_c) const;
+  /// Both constraints at that outlet with `node_w` of node power (and its `removal_w`).
+  bool meets(double crac_out_c, double node_w, double removal_w) const;
+
   const RateInstance* instance_;
   Eigen::VectorXd power_, rise_;
   double node_power_w_ = 0, removal_w_ = 0;
 };
+
+/// `from` plus node `node`'s core power under `a` (sum of DF x APC over its genes; off adds 0).
+double node_core_power_w(const RateInstance& instance, const Allocation& a, std::int32_t node, double from = 0);
 
 /// Zone powers of an allocation (Eq. 2 summed per zone).
 Eigen::VectorXd zone_power_w(const RateInstance& instance, const Allocation& a);
