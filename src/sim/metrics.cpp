@@ -74,11 +74,4 @@ Report scheduling_report(const Workload& workload, std::span<const JobOutcome> o
   return report;
 }
 
-double Report::value(const std::string& name) const {
-  for (const Metric& m : metrics) {
-    if (m.name == name) return m.value;
-  }
-  return NAN;
-}
-
 }  // namespace dcsweep

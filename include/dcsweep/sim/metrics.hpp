@@ -4,7 +4,7 @@
 #include <span>
 #include <vector>
 
-#include "dcsweep/sim/report.hpp"
+#include "dcsweep/core/report.hpp"
 #include "dcsweep/workload/workload.hpp"
 
 namespace dcsweep {

@@ -11,7 +11,7 @@
 #include <span>
 
 #include "dcsweep/alloc/machine.hpp"
-#include "dcsweep/sim/report.hpp"
+#include "dcsweep/core/report.hpp"
 #include "dcsweep/workload/workload.hpp"
 
 namespace dcsweep {

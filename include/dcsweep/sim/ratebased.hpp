@@ -18,7 +18,7 @@
 #include "dcsweep/ratebased/model.hpp"
 #include "dcsweep/ratebased/validate.hpp"
 #include "dcsweep/sim/datacenter.hpp"
-#include "dcsweep/sim/report.hpp"
+#include "dcsweep/core/report.hpp"
 
 namespace dcsweep {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "dcsweep/sim/datacenter.hpp"
-#include "dcsweep/sim/report.hpp"
+#include "dcsweep/core/report.hpp"
 #include "dcsweep/sim/simulation.hpp"
 
 namespace dcsweep {

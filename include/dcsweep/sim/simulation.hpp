@@ -24,7 +24,7 @@
 #include "dcsweep/core/rng.hpp"
 #include "dcsweep/platform/platform.hpp"
 #include "dcsweep/sim/observer.hpp"
-#include "dcsweep/sim/report.hpp"
+#include "dcsweep/core/report.hpp"
 #include "dcsweep/workload/workload.hpp"
 
 namespace dcsweep {

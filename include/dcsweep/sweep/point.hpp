@@ -9,7 +9,7 @@
 
 #include "dcsweep/sim/datacenter.hpp"
 #include "dcsweep/sim/ratebased.hpp"
-#include "dcsweep/sim/report.hpp"
+#include "dcsweep/core/report.hpp"
 #include "dcsweep/sim/scenario.hpp"
 #include "dcsweep/sweep/grid.hpp"
 

@@ -1,6 +1,7 @@
 #pragma once
-// What a simulation emits: named metrics and time series with units. The simulation never writes
-// files; the CLI and the sweep writer decide where these go.
+// What a simulation, its models and its policies emit: named metrics and time series with units.
+// The simulation never writes files; the CLI and the sweep writer decide where these go.
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -43,7 +44,12 @@ struct Report {
 
   void add(const MetricSpec& spec, double value) { metrics.push_back({spec.name, spec.unit, value}); }
   /// The value of a metric by name; NaN when absent.
-  double value(const std::string& name) const;
+  double value(const std::string& name) const {
+    for (const Metric& m : metrics) {
+      if (m.name == name) return m.value;
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+  }
 };
 
 }  // namespace dcsweep
