@@ -37,6 +37,12 @@
 //    without the fixing, 14 with it; one of 124 jobs 243 million, 7 million). When the fixing
 //    removes nothing, 5 runs again without a limit.
 // "Beat" means by more than 1e-10 relative: the result is optimal within that.
+// 7. Work limits (ParmWorkLimit): every branch-and-bound node (5, and 5 again in 6's sub-instances)
+//    and every DP cell update (6) is counted against the solve's limits; a DP table that would
+//    exceed what is left is not built. When a limit stops the solve, the best choice found so far
+//    is returned with the least valid upper bound met on the way: the root's surrogate LP and
+//    Lagrangian bounds, and after any fixing, max(incumbent, the DP's Lagrangian bound) (what the
+//    fixing removed cannot beat the incumbent).
 #include "dcsweep/power/parm_ilp.hpp"
 
 #include <algorithm>
@@ -61,6 +67,24 @@ constexpr std::size_t kDpFixCellLimit = std::size_t{1} << 23;
 
 /// Whether `bound` can beat `best` by more than the tolerance.
 bool beats(double bound, double best) { return best == -kInf || bound > best + kRelTol * std::abs(best); }
+
+/// What is left of the solve's ParmWorkLimit, shared by every phase and sub-instance.
+struct Work {
+  std::uint64_t phase_nodes, nodes_left, cells_left;
+  std::uint64_t nodes_used = 0, cells_used = 0;
+
+  void take_nodes(std::uint64_t nodes) {
+    nodes = std::min(nodes, nodes_left);
+    nodes_left -= nodes, nodes_used += nodes;
+  }
+  /// Takes `cells` when that many are left; false (nothing taken) when not.
+  bool take_cells(double cells) {
+    if (cells > double(cells_left)) return false;
+    const auto n = static_cast<std::uint64_t>(cells);
+    cells_left -= n, cells_used += n;
+    return true;
+  }
+};
 
 struct Item {
   double n, w, v;
@@ -447,6 +471,14 @@ class NodeDp {
   bool usable() const {
     return capacity_ >= 0 && double(jobs_.size()) * (capacity_ + 1) <= double(kDpCellLimit);
   }
+  /// Cell updates of one solve() (at most: every item a candidate).
+  double solve_cells() const {
+    double candidates = 0;
+    for (const Job& job : jobs_) candidates += double(job.items.size()) + 1;
+    return (capacity_ + 1) * candidates;
+  }
+  /// Cell updates of fix(): both tables, and each item's completion.
+  double fix_cells() const { return 2 * solve_cells() + double(item_total()) * (capacity_ + 1); }
 
   Choice solve(double mu, double cap_w) {
     const std::size_t width = std::size_t(capacity_) + 1;
@@ -541,6 +573,12 @@ class NodeDp {
     return out;
   }
 
+  std::size_t item_total() const {
+    std::size_t n = 0;
+    for (const Job& job : jobs_) n += job.items.size();
+    return n;
+  }
+
   const std::vector<Job>& jobs_;
   std::vector<double> base_;
   double capacity_ = 0;
@@ -548,18 +586,27 @@ class NodeDp {
   std::vector<std::vector<Candidate>> candidates_;
 };
 
-/// Section 6 above over the free jobs: improves `best` with the DP choices that fit the watts, and
-/// returns whether best is then proven optimal (no mu's bound beats it); if not, removes from
-/// `free` what the least bound's multiplier proves useless (NodeDp::fix).
-bool settle_by_node_dp(const Context& c, std::vector<Job>& free, const Item& fixed,
-                       const std::vector<std::pair<std::int32_t, std::int32_t>>& fixed_choice, Incumbent& best) {
+/// What section 6 settled: whether `best` is proven optimal, and the least bound it met (valid
+/// together with the incumbent: the optimum is at most max(best, bound)).
+struct Settled {
+  bool proven = false;
+  double bound = kInf;
+};
+
+/// Section 6 above over the free jobs: improves `best` with the DP choices that fit the watts;
+/// proven when no mu's bound beats it; if not, removes from `free` what the least bound's
+/// multiplier proves useless (NodeDp::fix). Each DP table is paid for from `work` first.
+Settled settle_by_node_dp(const Context& c, std::vector<Job>& free, const Item& fixed,
+                          const std::vector<std::pair<std::int32_t, std::int32_t>>& fixed_choice, Incumbent& best,
+                          Work& work) {
   NodeDp dp(free, c.cap_n - fixed.n);
-  if (!dp.usable()) return false;
+  Settled out;
+  if (!dp.usable()) return out;
   const double cap_w = c.cap_w - fixed.w;
-  double least_bound = kInf, best_mu = 0;
+  double best_mu = 0;
   auto try_mu = [&](double mu) {
     const NodeDp::Choice choice = dp.solve(mu, cap_w);
-    if (fixed.v + choice.bound < least_bound) least_bound = fixed.v + choice.bound, best_mu = mu;
+    if (fixed.v + choice.bound < out.bound) out.bound = fixed.v + choice.bound, best_mu = mu;
     const bool fits = choice.watts <= cap_w;
     if (fits && fixed.v + choice.value > best.value) {
       best.value = fixed.v + choice.value;
@@ -571,20 +618,24 @@ bool settle_by_node_dp(const Context& c, std::vector<Job>& free, const Item& fix
     }
     return fits;
   };
-  if (try_mu(0)) return true;  // the watts do not bind: the node row's optimum is the optimum
+  if (!work.take_cells(dp.solve_cells())) return out;
+  if (try_mu(0)) return {true, out.bound};  // the watts do not bind: the node row's optimum is the optimum
   double lo = 0, hi = 0;
   for (const Job& job : free) {
     for (const Item& i : job.items) hi = std::max(hi, i.w > 0 ? i.v / i.w : 0.0);
   }
   hi = hi * 2 + 1;  // above every item's value per watt: the DP takes the least watts it can
-  for (int it = 0; it < 40 && beats(least_bound, best.value); ++it) {
+  for (int it = 0; it < 40 && beats(out.bound, best.value); ++it) {
+    if (!work.take_cells(dp.solve_cells())) return out;
     const double mid = (lo + hi) / 2;
     (try_mu(mid) ? hi : lo) = mid;
   }
-  if (!beats(least_bound, best.value)) return true;
+  if (!beats(out.bound, best.value)) return {true, out.bound};
+  if (!work.take_cells(dp.fix_cells())) return out;
   dp.fix(best_mu, cap_w, fixed.v, best.value, free);
   // A job that must take an item and has none left: no choice beats the incumbent.
-  return std::any_of(free.begin(), free.end(), [](const Job& job) { return job.must && job.items.empty(); });
+  out.proven = std::any_of(free.begin(), free.end(), [](const Job& job) { return job.must && job.items.empty(); });
+  return out;
 }
 
 std::size_t item_count(const std::vector<Job>& jobs) {
@@ -593,12 +644,14 @@ std::size_t item_count(const std::vector<Job>& jobs) {
   return n;
 }
 
+ParmSolution solve(const ParmInstance& in, Work& work);
+
 /// What section 6's fixing left, solved as an instance of its own (every section again, with
 /// bounds and fixing of the smaller instance: strictly fewer items, so this ends); improves `best`.
-/// Returns the search nodes spent.
-std::uint64_t solve_reduced(const ParmInstance& in, const std::vector<Job>& free, const Item& fixed,
-                            const std::vector<std::pair<std::int32_t, std::int32_t>>& fixed_choice, Incumbent& best,
-                            std::uint64_t search_node_limit) {
+/// Returns the sub-instance's solution (its bound and whether it was proven).
+ParmSolution solve_reduced(const ParmInstance& in, const std::vector<Job>& free, const Item& fixed,
+                           const std::vector<std::pair<std::int32_t, std::int32_t>>& fixed_choice, Incumbent& best,
+                           Work& work) {
   ParmInstance sub;
   sub.node_capacity = in.node_capacity - std::int64_t(fixed.n);
   sub.power_budget_w = std::max(0.0, in.power_budget_w - fixed.w);  // its own tolerance: no looser
@@ -608,7 +661,7 @@ std::uint64_t solve_reduced(const ParmInstance& in, const std::vector<Job>& free
     for (const Item& i : job.items) out.options.push_back({std::int64_t(i.n), i.w / i.n, i.v});
     sub.jobs.push_back(std::move(out));
   }
-  const ParmSolution r = solve_parm_ilp(sub, search_node_limit);
+  const ParmSolution r = solve(sub, work);
   if (r.feasible && fixed.v + r.objective > best.value) {
     best.value = fixed.v + r.objective;
     std::fill(best.choice.begin(), best.choice.end(), kNone);
@@ -617,7 +670,7 @@ std::uint64_t solve_reduced(const ParmInstance& in, const std::vector<Job>& free
       if (r.choice[k] != kNone) best.choice[std::size_t(free[k].id)] = free[k].items[std::size_t(r.choice[k])].option;
     }
   }
-  return r.search_nodes;
+  return r;
 }
 
 ParmSolution infeasible_solution() { return ParmSolution{}; }
@@ -662,13 +715,42 @@ ParmSolution evaluate_parm_choice(const ParmInstance& in, std::vector<std::int32
   return s;
 }
 
-ParmSolution solve_parm_ilp(const ParmInstance& in, std::uint64_t search_node_limit) {
-  check_parm_instance(in);
+namespace {
+
+/// The jobs in branching order: the marginal ones first (largest rc nearest 0: the relaxation is
+/// least sure whether, or how, to run them), so that the bounds fall early in the branches that
+/// leave them out. (Ordering by the steepest hull step first instead took up to 1,000 x longer.)
+void branching_order(const Context& c, std::vector<Job>& free) {
+  std::vector<double> key(free.size());
+  for (std::size_t k = 0; k < free.size(); ++k) key[k] = std::abs(c.max_rc(free[k]));
+  std::vector<std::size_t> order(free.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key[a] < key[b]; });
+  std::vector<Job> sorted;
+  for (const std::size_t k : order) sorted.push_back(std::move(free[k]));
+  free = std::move(sorted);
+}
+
+/// The incumbent as a solution, with whether it is proven and its bound.
+ParmSolution finish(const ParmInstance& in, const Incumbent& best, bool proven, double bound) {
+  if (best.value == -kInf) {
+    ParmSolution none;
+    none.proven = proven;
+    return none;
+  }
+  ParmSolution out = evaluate_parm_choice(in, best.choice);
+  if (!out.feasible) throw SimulationError("PARM ILP: the branch and bound returned an infeasible choice");
+  out.proven = proven;
+  out.upper_bound = proven ? out.objective : std::max(out.objective, bound);
+  return out;
+}
+
+ParmSolution solve(const ParmInstance& in, Work& work) {
   const double cap_w = in.power_budget_w * (1 + 1e-12) + 1e-9;  // ParmInstance::power_fits
   std::optional<std::vector<Job>> reduced = reduce(in, cap_w);
   if (!reduced) return infeasible_solution();
   std::vector<Job>& jobs = *reduced;
-  if (jobs.empty()) return evaluate_parm_choice(in, std::vector<std::int32_t>(in.jobs.size(), kNone));
+  if (jobs.empty()) return finish(in, {std::vector<std::int32_t>(in.jobs.size(), kNone), 0}, true, 0);
 
   Context c{in, double(in.node_capacity), cap_w, {0, 0}, 0};
   const std::optional<Root> root = best_surrogate(c, jobs);
@@ -680,6 +762,7 @@ ParmSolution solve_parm_ilp(const ParmInstance& in, std::uint64_t search_node_li
   // Reduced-cost fixing (section 4 above).
   double lagrangian = c.lambda;
   for (const Job& job : jobs) lagrangian += c.max_rc(job);
+  const double root_bound = std::min(root->lp.value, lagrangian);
   Item fixed{0, 0, 0, kNone};
   std::vector<std::pair<std::int32_t, std::int32_t>> fixed_choice;
   std::vector<Job> free;
@@ -687,11 +770,8 @@ ParmSolution solve_parm_ilp(const ParmInstance& in, std::uint64_t search_node_li
     const double top = c.max_rc(job);
     std::erase_if(job.items, [&](const Item& i) { return !beats(lagrangian - (top - c.rc(i)), best.value); });
     if (!job.must && !beats(lagrangian - top, best.value)) job.must = true;
-    if (job.must && job.items.empty()) {
-      // No completion through this job beats the incumbent: it is optimal (or nothing is feasible).
-      if (best.value == -kInf) return infeasible_solution();
-      return evaluate_parm_choice(in, best.choice);
-    }
+    // No completion through this job beats the incumbent: it is optimal (or nothing is feasible).
+    if (job.must && job.items.empty()) return finish(in, best, true, root_bound);
     if (job.items.empty()) continue;  // only "nothing" is left
     if (job.must && job.items.size() == 1) {
       const Item& i = job.items.front();
@@ -701,37 +781,43 @@ ParmSolution solve_parm_ilp(const ParmInstance& in, std::uint64_t search_node_li
     }
     free.push_back(std::move(job));
   }
-  // Branching order: the marginal jobs first (largest rc nearest 0: the relaxation is least sure
-  // whether, or how, to run them), so that the bounds fall early in the branches that leave them
-  // out. (Ordering by the steepest hull step first instead took up to 1,000 x longer.)
-  {
-    std::vector<double> key(free.size());
-    for (std::size_t k = 0; k < free.size(); ++k) key[k] = std::abs(c.max_rc(free[k]));
-    std::vector<std::size_t> order(free.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key[a] < key[b]; });
-    std::vector<Job> sorted;
-    for (const std::size_t k : order) sorted.push_back(std::move(free[k]));
-    free = std::move(sorted);
-  }
+  branching_order(c, free);
   std::vector<Job> free_jobs = free;  // section 6 may need them after the search took its copy
   BranchAndBound search(c, std::move(free), fixed, fixed_choice, best);
-  std::uint64_t search_nodes = 0;
+  const bool searched = search.run(std::min(work.phase_nodes, work.nodes_left));
+  work.take_nodes(search.nodes());
+  if (searched) return finish(in, best, true, root_bound);
   const std::size_t items_before = item_count(free_jobs);
-  if (!search.run(search_node_limit) && !settle_by_node_dp(c, free_jobs, fixed, fixed_choice, best)) {
-    if (item_count(free_jobs) < items_before) {
-      search_nodes = solve_reduced(in, free_jobs, fixed, fixed_choice, best, search_node_limit);
-    } else {
-      BranchAndBound again(c, free_jobs, fixed, fixed_choice, best);
-      again.run(std::numeric_limits<std::uint64_t>::max());
-      search_nodes = again.nodes();
-    }
+  const Settled settled = settle_by_node_dp(c, free_jobs, fixed, fixed_choice, best, work);
+  if (settled.proven) return finish(in, best, true, root_bound);
+  // After the fixings, the optimum is the incumbent or a choice of the free jobs left.
+  double fixed_bound = settled.bound;
+  bool proven = false;
+  if (item_count(free_jobs) < items_before) {
+    const ParmSolution sub = solve_reduced(in, free_jobs, fixed, fixed_choice, best, work);
+    proven = sub.proven;
+    if (sub.feasible) fixed_bound = std::min(fixed_bound, fixed.v + sub.upper_bound);
+  } else {
+    BranchAndBound again(c, free_jobs, fixed, fixed_choice, best);
+    proven = again.run(work.nodes_left);
+    work.take_nodes(again.nodes());
   }
-  search_nodes += search.nodes();
-  if (best.value == -kInf) return infeasible_solution();
-  ParmSolution out = evaluate_parm_choice(in, best.choice);
-  out.search_nodes = search_nodes;
-  if (!out.feasible) throw SimulationError("PARM ILP: the branch and bound returned an infeasible choice");
+  return finish(in, best, proven, std::min(root_bound, std::max(best.value, fixed_bound)));
+}
+
+}  // namespace
+
+double ParmSolution::gap() const {
+  if (proven || !(upper_bound > objective)) return 0;
+  return upper_bound == 0 ? 0 : (upper_bound - objective) / std::abs(upper_bound);
+}
+
+ParmSolution solve_parm_ilp(const ParmInstance& in, const ParmWorkLimit& limit) {
+  check_parm_instance(in);
+  Work work{limit.phase_search_nodes, limit.search_nodes, limit.dp_cells};
+  ParmSolution out = solve(in, work);
+  out.search_nodes = work.nodes_used;
+  out.dp_cells = work.cells_used;
   return out;
 }
 

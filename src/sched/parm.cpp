@@ -97,6 +97,7 @@ struct ParmSettings {
   double reference_cap_w;
   PassRanges ranges;
   StreamKey key;  ///< of the PASS substreams (like the runtime model's)
+  ParmWorkLimit work;  ///< of each ILP solve
 };
 
 ParmSettings settings_of(const BuildContext& ctx) {
@@ -118,6 +119,8 @@ ParmSettings settings_of(const BuildContext& ctx) {
                  workload_stream_key(static_cast<std::uint64_t>(p.integer("workload_seed")), ctx.key)};
   s.ranges.theta_lo = p.real("parm_theta_min");
   s.ranges.theta_hi = p.real("parm_theta_max");
+  s.work.search_nodes = static_cast<std::uint64_t>(p.integer("parm_search_node_limit"));
+  s.work.dp_cells = static_cast<std::uint64_t>(p.integer("parm_dp_cell_limit"));
   return s;
 }
 
@@ -294,6 +297,12 @@ class ParmScheduler final : public Scheduler {
     triggered_ = true;
   }
   std::size_t queued() const override { return queue_.size(); }
+  void report(Report& report) const override {
+    const std::vector<MetricSpec> specs = parm_metric_specs();
+    report.add(specs[0], double(decisions_));
+    report.add(specs[1], double(unproven_));
+    report.add(specs[2], max_gap_);
+  }
 
   void schedule(SchedulingContext& ctx) override {
     if (!triggered_ && ctx.running().size() == running_after_) return;  // no arrival, no end
@@ -353,6 +362,8 @@ class ParmScheduler final : public Scheduler {
   bool triggered_ = false;
   std::size_t running_after_ = 0;
   std::size_t running_ = 0;  ///< running jobs in the decision under way
+  std::uint64_t decisions_ = 0, unproven_ = 0;  ///< ILP solves, and those a work limit stopped
+  double max_gap_ = 0;
 };
 
 void ParmScheduler::learn(JobIndex index, const Job& job) {
@@ -440,7 +451,9 @@ void ParmScheduler::decide(SchedulingContext& ctx) {
     ParmInstance instance;
     std::vector<Candidate> candidates;
     build(ctx, instance, candidates, pause_floor_s);
-    const ParmSolution solution = solve_parm_ilp(instance);
+    const ParmSolution solution = solve_parm_ilp(instance, settings_.work);
+    decisions_ += 1;
+    if (!solution.proven) unproven_ += 1, max_gap_ = std::max(max_gap_, solution.gap());
     if (!solution.feasible) return drop_to_lowest_caps(ctx);
     const double pause_s = priced ? decision_pause_s(ctx, candidates, solution) : 0.0;
     if (pause_s > pause_floor_s) {
@@ -524,6 +537,10 @@ void ParmScheduler::drop_to_lowest_caps(SchedulingContext& ctx) {
   }
 }
 
+// The work limits' defaults (README, PARM: what they cost and how many decisions they leave unproven).
+constexpr std::int64_t kParmSearchNodes = 2'000'000;
+constexpr std::int64_t kParmDpCells = 2'000'000'000;
+
 ParamSpec watts(std::string name, double fallback, std::string help) {
   return {.name = std::move(name), .type = ParamType::real, .unit = "W", .default_value = fallback, .min = 0,
           .max = 1.0e12, .min_open = true, .help = std::move(help)};
@@ -567,6 +584,15 @@ std::vector<ParamSpec> parm_params() {
        .max = 1.0e9,
        .help = "queued jobs (oldest first) a decision considers; 0: all ([P2]: up to 200 per ILP)"},
       watts("parm_naive_cap_w", 30.0, "parm_scheme = naive: the one CPU cap of every job ([P2] Table VI: 30-60 W)"),
+      {.name = "parm_search_node_limit", .type = ParamType::integer, .default_value = std::int64_t{kParmSearchNodes},
+       .min = 1, .max = 1.0e15,
+       .help = "branch-and-bound nodes one decision may spend, every phase counted; past it the best choice found "
+               "is taken (parm_decisions_unproven, parm_max_gap). A count, not seconds: results do not depend on "
+               "the machine"},
+      {.name = "parm_dp_cell_limit", .type = ParamType::integer, .default_value = std::int64_t{kParmDpCells},
+       .min = 1, .max = 1.0e15,
+       .help = "dynamic-programming cell updates one decision may spend (the node-row DP, power/parm_ilp.cpp "
+               "section 6); past it, as parm_search_node_limit"},
   };
 }
 
@@ -632,6 +658,14 @@ void parm_check_platform(const ParamSet& params, const Platform& platform) {
                      platform.name + "' (" + format_number(idle) + " W for " + std::to_string(platform.node_count) +
                      " nodes)");
   }
+}
+
+std::vector<MetricSpec> parm_metric_specs() {
+  return {{"parm_decisions", "", "parm: ILP solves (a trigger solves again for a resize pause or the cooling's share)"},
+          {"parm_decisions_unproven", "",
+           "parm: ILP solves stopped by parm_search_node_limit or parm_dp_cell_limit before the optimum was proven"},
+          {"parm_max_gap", "",
+           "parm: largest relative gap (bound - value) / bound of a decision's choice (0: every decision proven)"}};
 }
 
 SchedulerRegistry::Entry parm_scheduler_entry() {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "dcsweep/sched/parm.hpp"
 #include "dcsweep/sim/datacenter.hpp"
 #include "dcsweep/sim/metrics.hpp"
 #include "dcsweep/sim/utilization.hpp"
@@ -31,6 +32,7 @@ std::vector<MetricSpec> simulation_metric_specs() {
   std::vector<MetricSpec> out(scheduling.begin(), scheduling.end());
   for (MetricSpec& m : datacenter_metric_specs()) out.push_back(std::move(m));
   out.push_back(kThroughputPerEnergy);
+  for (MetricSpec& m : parm_metric_specs()) out.push_back(std::move(m));
   return out;
 }
 

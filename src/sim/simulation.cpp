@@ -67,6 +67,7 @@ class Engine final : public SchedulingContext, public NodeControl {
     SimulationResult result;
     result.report = scheduling_report(scenario_.workload, outcomes_, attributes_, scenario_.platform.node_count);
     for (SimObserver* observer : observers_) observer->report(now_, result.report);
+    scheduler_->report(result.report);
     result.jobs = std::move(outcomes_);
     if (keep_nodes_) result.nodes = std::move(node_sets_);
     return result;

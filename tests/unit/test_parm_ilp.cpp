@@ -256,6 +256,74 @@ TEST(ParmIlp, SavedRealDecisionsEqualCbc) {
   }
 }
 
+/// Checks one work-limited solve against the exact optimum `exact` (CBC's): feasible with the
+/// exact solve unless the limit left no choice at all, never above the optimum, its bound never
+/// below it, proven only when optimal, and the work it reports within the limit. Returns whether
+/// the limit stopped it.
+bool expect_limited_solve_holds(const ParmInstance& in, const ParmSolution& exact, const ParmWorkLimit& limit,
+                                const std::string& what) {
+  const ParmSolution s = solve_parm_ilp(in, limit);
+  EXPECT_LE(s.search_nodes, limit.search_nodes) << what;
+  EXPECT_LE(s.dp_cells, limit.dp_cells) << what;
+  EXPECT_EQ(s.choice, solve_parm_ilp(in, limit).choice) << what;  // deterministic
+  if (!s.feasible) {
+    EXPECT_TRUE(!exact.feasible || !s.proven) << what;
+    return !s.proven;
+  }
+  EXPECT_TRUE(exact.feasible) << what;
+  expect_consistent(in, s);
+  const double tol = 1e-9 * std::max(1.0, std::abs(exact.objective));
+  EXPECT_LE(s.objective, exact.objective + tol) << what;
+  EXPECT_GE(s.upper_bound, exact.objective - tol) << what << ": the bound is below the optimum";
+  EXPECT_GE(s.gap(), 0) << what;
+  if (s.proven) {
+    EXPECT_TRUE(same_objective(s.objective, exact.objective, 1e-9)) << what;
+    EXPECT_EQ(s.gap(), 0) << what;
+  } else if (s.upper_bound != 0) {
+    EXPECT_DOUBLE_EQ(s.gap(), (s.upper_bound - s.objective) / std::abs(s.upper_bound)) << what;
+  }
+  return !s.proven;
+}
+
+// Work limits (section 7 of parm_ilp.cpp): on random, PASS and saved real decisions, every limit
+// gives a feasible choice no better than the optimum with a bound no lower than it, and is
+// proven only when it is the optimum. The small limits stop most of the hard ones.
+TEST(ParmIlp, AWorkLimitedSolveKeepsItsChoiceFeasibleAndItsBoundAboveTheOptimum) {
+  const ParmWorkLimit limits[] = {{0, 0, 0}, {0, 50, 1'000}, {100, 1'000, 100'000}, {kParmSearchNodeLimit, 20'000, ParmWorkLimit::kNone}};
+  int stopped = 0, solves = 0;
+  auto check = [&](const ParmInstance& in, const std::string& what) {
+    const ParmSolution cbc = solve_parm_ilp_cbc(in);
+    for (std::size_t k = 0; k < std::size(limits); ++k) {
+      stopped += expect_limited_solve_holds(in, cbc, limits[k], what + " limit " + std::to_string(k));
+      ++solves;
+    }
+  };
+  for (std::uint64_t seed = 0; seed < 150; ++seed) check(random_instance(5000 + seed, 16, 8, int(seed % 3)), "random " + std::to_string(seed));
+  for (std::uint64_t seed = 0; seed < 4; ++seed) check(pass_instance(seed, 24), "pass " + std::to_string(seed));
+  check(saved_decision("parm_decision_wse_set2_g02_45mw_t13364.txt.gz"), "saved 4.5 MW");
+  EXPECT_GT(stopped, solves / 10);
+  // No limit: proven, as before.
+  const ParmSolution exact = solve_parm_ilp(pass_instance(1, 24));
+  EXPECT_TRUE(exact.proven);
+  EXPECT_EQ(exact.upper_bound, exact.objective);
+}
+
+// A real 4.5 MW decision that needs about 10 million branch-and-bound nodes: a limit of 2 million
+// (parm_search_node_limit's default) stops it within a small gap of the optimum.
+TEST(ParmIlp, AHardRealDecisionStopsAtTheLimitWithASmallGap) {
+  const ParmInstance in = saved_decision("parm_decision_nose_set2_g05_45mw_t374360.txt.gz");
+  const ParmSolution exact = solve_parm_ilp(in);
+  ParmWorkLimit limit;
+  limit.search_nodes = 2'000'000;
+  const ParmSolution s = solve_parm_ilp(in, limit);
+  ASSERT_TRUE(exact.proven && s.feasible);
+  EXPECT_FALSE(s.proven);
+  EXPECT_EQ(s.search_nodes, limit.search_nodes);
+  EXPECT_GE(s.upper_bound, exact.objective);
+  EXPECT_LE(s.objective, exact.objective);
+  EXPECT_LT(s.gap(), 0.01);
+}
+
 TEST(ParmIlp, InstanceTextReadsBackBitIdentical) {
   const ParmInstance in = pass_instance(3, 12);
   std::stringstream text;

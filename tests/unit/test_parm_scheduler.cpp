@@ -152,6 +152,41 @@ TEST(ParmScheduler, PowerNeverExceedsTheBudgetInAnyScheme) {
   }
 }
 
+// Every decision is bounded by parm_search_node_limit and parm_dp_cell_limit (counts, not seconds).
+// Where the defaults prove every decision, the run equals the exact one; limits of one node and
+// one cell stop decisions (counted, with their gap) and the budget still holds.
+TEST(ParmScheduler, WorkLimitsBoundDecisionsAndChangeNothingWhereEveryDecisionIsProven) {
+  const std::int32_t nodes = 64;
+  const double budget = nodes * kIdleNodeW + 1200;
+  const auto jobs = draw_jobs(4, 40, nodes, 300);
+  for (const char* scheme : {"nomm", "nose", "wse"}) {
+    SCOPED_TRACE(scheme);
+    const ParmRun bounded = run(parm_scenario(scheme, nodes, budget, jobs));
+    const Report& r = bounded.result.report;
+    EXPECT_GE(r.value("parm_decisions"), 80);  // an arrival and an end per job at least
+    ASSERT_EQ(r.value("parm_decisions_unproven"), 0);
+    EXPECT_EQ(r.value("parm_max_gap"), 0);
+    Scenario exact_scenario = parm_scenario(scheme, nodes, budget, jobs);
+    exact_scenario.params.set("parm_search_node_limit", std::int64_t{1'000'000'000'000'000});
+    exact_scenario.params.set("parm_dp_cell_limit", std::int64_t{1'000'000'000'000'000});
+    const ParmRun exact = run(exact_scenario);
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      EXPECT_EQ(bounded.result.jobs[j].start_s, exact.result.jobs[j].start_s) << j;
+      EXPECT_EQ(bounded.result.jobs[j].end_s, exact.result.jobs[j].end_s) << j;
+    }
+    Scenario starved = parm_scenario(scheme, nodes, budget, jobs);
+    starved.params.set("parm_search_node_limit", std::int64_t{1});
+    starved.params.set("parm_dp_cell_limit", std::int64_t{1});
+    const ParmRun limited = run(starved);
+    EXPECT_EQ(limited.result.report.value("jobs_completed"), 40);
+    EXPECT_GT(limited.result.report.value("parm_decisions_unproven"), 0);
+    EXPECT_GT(limited.result.report.value("parm_max_gap"), 0);
+    EXPECT_LE(limited.watch.max_w, budget * (1 + 1e-12));
+  }
+  const ParmRun baseline = run(parm_scenario("baseline", nodes, budget, jobs));
+  EXPECT_TRUE(std::isnan(baseline.result.report.value("parm_decisions")));  // no ILP: does not apply
+}
+
 TEST(ParmScheduler, BaselineRunsAJobWiderThanTheBudgetPowersOnAllPoweredNodes) {
   const double budget = 32 * kIdleNodeW + 16 * 30.0;  // 16 of the 32 nodes at full power (60 W)
   const ParmRun r = run(parm_scenario("baseline", 32, budget, {{0, 3600, 3600, 24}}));

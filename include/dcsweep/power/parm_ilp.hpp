@@ -57,6 +57,16 @@ struct ParmSolution {
   std::int64_t nodes_used = 0;
   double power_used_w = 0;
   std::uint64_t search_nodes = 0;  ///< solve_parm_ilp: branch-and-bound nodes branched on (a cost measure)
+  std::uint64_t dp_cells = 0;      ///< solve_parm_ilp: dynamic-programming cell updates (a cost measure)
+  /// False when a work limit (ParmWorkLimit) stopped the search before the optimum was proven:
+  /// the choice is the best one found, feasible, and `upper_bound` bounds how far off it may be.
+  bool proven = true;
+  /// No feasible choice is worth more than this (up to the 1e-10 tolerance); `objective` when proven.
+  double upper_bound = 0;
+
+  /// (upper_bound - objective) / |upper_bound|: 0 when proven, at most how much of the optimum
+  /// the choice may miss; 0 when the bound is 0.
+  double gap() const;
 };
 
 /// InputError naming the job and option when the instance is malformed (n < 1, a negative or
@@ -71,10 +81,29 @@ ParmSolution evaluate_parm_choice(const ParmInstance& instance, std::vector<std:
 /// programming over the node row instead (parm_ilp.cpp, section 6).
 inline constexpr std::uint64_t kParmSearchNodeLimit = 20'000;
 
+/// How much work one solve may spend. The counts are the solver's own steps, not seconds, so a
+/// limited solve gives the same choice on every machine. The default is no limit (exact).
+struct ParmWorkLimit {
+  static constexpr std::uint64_t kNone = ~std::uint64_t{0};
+  /// Branch-and-bound nodes before section 6 (the DP) is tried: changes only the path.
+  std::uint64_t phase_search_nodes = kParmSearchNodeLimit;
+  /// Branch-and-bound nodes over the whole solve, every phase and sub-instance counted.
+  std::uint64_t search_nodes = kNone;
+  /// Dynamic-programming cell updates (table cells x candidates) over the whole solve.
+  std::uint64_t dp_cells = kNone;
+};
+
 /// An optimal solution (objective within 1e-10 relative of the optimum), or feasible = false.
 /// Ties between optimal choices are broken deterministically (same instance, same choice).
-/// `search_node_limit` changes only the path to the optimum (tests reach section 6 with 0).
-ParmSolution solve_parm_ilp(const ParmInstance& instance, std::uint64_t search_node_limit = kParmSearchNodeLimit);
+/// With a work limit, the best choice found when the limit is reached (proven = false, its
+/// upper_bound from the relaxations). The greedy incumbent comes before any search, so a limit
+/// leaves a feasible instance without a choice only when that greedy found none (then
+/// feasible = false and proven = false).
+ParmSolution solve_parm_ilp(const ParmInstance& instance, const ParmWorkLimit& limit = {});
+/// Exact, with `search_node_limit` branch-and-bound nodes before section 6 (tests reach it with 0).
+inline ParmSolution solve_parm_ilp(const ParmInstance& instance, std::uint64_t search_node_limit) {
+  return solve_parm_ilp(instance, ParmWorkLimit{search_node_limit});
+}
 
 /// The same ILP solved by CBC (slow; for tests and benchmarks).
 ParmSolution solve_parm_ilp_cbc(const ParmInstance& instance);

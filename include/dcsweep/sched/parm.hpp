@@ -5,8 +5,15 @@
 
 #include "dcsweep/core/params.hpp"
 #include "dcsweep/platform/platform.hpp"
+#include "dcsweep/core/report.hpp"
 
 namespace dcsweep {
+
+/// The metrics of parm_scheme nomm, nose and wse (NaN for the other schedulers and schemes):
+/// parm_decisions (ILP solves), parm_decisions_unproven (stopped by parm_search_node_limit or
+/// parm_dp_cell_limit before the optimum was proven), parm_max_gap (the largest
+/// ParmSolution::gap of a decision).
+std::vector<MetricSpec> parm_metric_specs();
 
 /// The CPU cap levels of `parm_cpu_caps_w` ("30,33,36,44,50,60": W, comma-separated), ascending,
 /// duplicates removed. InputError naming the parameter when the list is empty or a level is not a

@@ -15,6 +15,7 @@
 
 #include "dcsweep/alloc/allocator.hpp"
 #include "dcsweep/core/registry.hpp"
+#include "dcsweep/core/report.hpp"
 #include "dcsweep/workload/workload.hpp"
 
 namespace dcsweep {
@@ -88,6 +89,8 @@ class Scheduler {
   virtual void schedule(SchedulingContext& ctx) = 0;
   /// Jobs waiting.
   virtual std::size_t queued() const = 0;
+  /// Adds the policy's own metrics at the end of the run (declared in simulation_metric_specs).
+  virtual void report(Report& /*report*/) const {}
 };
 
 using SchedulerRegistry = Registry<Scheduler>;
