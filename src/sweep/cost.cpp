@@ -37,6 +37,13 @@ struct WorkloadShape {
   double jobs = 0;
   double nodes = 0;      ///< the platform's
   double dense_zones = 0;  ///< zones of a recirculation D the sp_eir bound can use (0: none)
+  double mean_job_nodes = 1;
+  /// The jobs' node-seconds over the machine's between the first and the last arrival, at
+  /// `gamma` (the points sharing the workload differ in gamma: the load scales as 1 / gamma).
+  double offered_load = 0;
+  double gamma = 1;
+
+  double load_at(double point_gamma) const { return offered_load * gamma / point_gamma; }
 };
 
 WorkloadShape workload_shape(const Scenario& s) {
@@ -45,17 +52,40 @@ WorkloadShape workload_shape(const Scenario& s) {
     const double zones = zones_of(s.params, s.platform);
     if (zones <= double(kSpEirMaxZones)) shape.dense_zones = zones;
   }
+  double node_s = 0, node_count = 0, first = INFINITY, last = -INFINITY;
+  for (const Job& j : s.workload.jobs) {
+    node_s += double(j.nodes) * j.runtime_s, node_count += double(j.nodes);
+    first = std::min(first, j.submit_s), last = std::max(last, j.submit_s);
+  }
+  if (shape.jobs > 0) shape.mean_job_nodes = node_count / shape.jobs;
+  if (last > first) shape.offered_load = node_s / (shape.nodes * (last - first));
+  shape.gamma = s.params.real("gamma");
   return shape;
 }
 
+/// parm's ILP decisions: two per job (arrival, end), each over the running jobs (the busy share
+/// of the machine in jobs of the mean size) and the queued ones in parm_queue_window (an
+/// overloaded machine's queue grows by 1 - 1 / load of the arrivals: half that on average).
+double parm_cost(const ParamSet& p, const WorkloadShape& shape, const CostModel& model) {
+  const std::string& scheme = p.text("parm_scheme");
+  if (scheme != "nomm" && scheme != "nose" && scheme != "wse") return 0;  // the EASY baselines
+  const double load = p.real("gamma") > 0 ? shape.load_at(p.real("gamma")) : 0.0;
+  const double running = std::max(1.0, std::min(load, 1.0) * shape.nodes / shape.mean_job_nodes);
+  const double window = p.integer("parm_queue_window") > 0 ? double(p.integer("parm_queue_window")) : shape.jobs;
+  const double queued = load > 1 ? std::min(window, shape.jobs * (1 - 1 / load) / 2) : 0.0;
+  const double factor = scheme == "wse" ? model.parm_wse_factor : scheme == "nose" ? model.parm_nose_factor : 1.0;
+  return 2 * shape.jobs * factor * (model.parm_per_decision_s + model.parm_per_decision_job_s * (running + queued));
+}
+
 /// The seconds a point's scheduler and cooling add to its workload's cost: conservative and edf
-/// plan the queue; a thermostat CRAC switches modes and sets Eq. 6 at every change, and on a
+/// plan the queue; parm solves its ILP (parm_cost); a thermostat CRAC switches modes and sets Eq. 6 at every change, and on a
 /// room with D the sp_eir bound solves one LP per distinct (busy, on) count of nodes (at most
 /// one per node count with every node on, one per pair with idle nodes switched off).
 double policy_cost(const ParamSet& p, const WorkloadShape& shape, const CostModel& model) {
   double cost = 0;
   const std::string& scheduler = p.text("scheduler");
   if (scheduler == "conservative" || scheduler == "edf") cost += model.per_job_planning_s * shape.jobs;
+  if (scheduler == "parm") cost += parm_cost(p, shape, model);
   if (p.text("cooling") == "thermostat" && p.text("node_power") != "none") {
     cost += model.per_job_thermostat_s * shape.jobs;
     if (shape.dense_zones > 0) {

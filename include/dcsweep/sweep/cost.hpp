@@ -3,7 +3,8 @@
 // `dcsweep validate`. The model is linear in the jobs simulated and the node ids handed out,
 // plus jobs x thermal zones when the physics is on, plus each distinct room's D build on the
 // first point that uses it, calibrated on the benchmarks (README, Performance): seconds on one
-// core. It does not see how long queues grow (arrival scaling).
+// core. Policies whose cost grows with the queue (parm) see the offered load: the workload's
+// node-seconds over the machine's node-seconds between the first and the last arrival.
 #include <vector>
 
 #include "dcsweep/sim/datacenter.hpp"
@@ -22,6 +23,12 @@ struct CostModel {
   // Policies (per point: the points of one workload may differ in them)
   double per_job_planning_s = 2e-6;  ///< conservative and edf: planning the queue (whole CEA-Curie: 0.6 s, 2.7 x EASY)
   double per_job_thermostat_s = 1.5e-5;  ///< cooling = thermostat: the CRAC's mode switches, Eq. 6 per change
+  // parm (nomm): a decision at every arrival and end, its ILP over the running and the queued jobs
+  // (fitted to sarood-p2 on intrepid and parm-busy128 on 128 nodes: README, PARM's cost)
+  double parm_per_decision_s = 1e-4;
+  double parm_per_decision_job_s = 5.2e-6;  ///< per job in the ILP
+  double parm_nose_factor = 1.7;            ///< nose: every node level of a queued job
+  double parm_wse_factor = 4.6;             ///< wse: running jobs' levels too, and resize re-solves
   double per_sp_eir_lp_zone2_s = 2.6e-7;  ///< sp_eir: one LP per distinct (busy, on) count (asu50: 0.65 ms)
   // model = ratebased points (sim/ratebased.hpp): gene = one (core, task type) pair
   double rate_greedy_per_gene_s = 2e-8;     ///< greedy (Alg. 2)
