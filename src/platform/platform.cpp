@@ -68,6 +68,7 @@ struct RoomSpec {
   double recirculation_fraction = 0.44;
   double redline_c = 25;       ///< [P0]'s; [P3] Sec. 5.2 uses 30 C
   double air_volume_m3 = 0;    ///< 0: per rack as asu50's (room_air_volume_m3)
+  double crac_low_extract_w = 0, crac_high_extract_w = 0;  ///< the thermostat's stated levels (RoomLayout)
 };
 
 Platform build_room(const RoomSpec& r) {
@@ -93,7 +94,8 @@ Platform build_room(const RoomSpec& r) {
       }
     }
   }
-  p.room = {r.rows, r.racks_per_row, r.nodes_per_rack, r.cracs, r.crac_airflow_m3s, r.air_volume_m3};
+  p.room = {r.rows, r.racks_per_row, r.nodes_per_rack, r.cracs, r.crac_airflow_m3s, r.air_volume_m3,
+            r.crac_low_extract_w, r.crac_high_extract_w};
   p.redline_c = r.redline_c;
   p.network = r.network;
   p.network_dims = r.network_dims;
@@ -238,7 +240,7 @@ const PlatformRegistry& platform_registry() {
                     "builtin:simware50_D.csv", "chassis",
                     "[P4] Sec. VII: 30 Dell PowerEdge 1955 + 20 PowerEdge 1855 chassis (7U) in 2 rows x 5 racks x 5, "
                     "one CRAC of 8 m3/s, room 9.6 x 8.4 x 3.6 m; the 1955s assumed to fill the first 30 slots; D from SimWare",
-                    0.44, 25, 290.3},
+                    0.44, 25, 290.3, 100e3, 350e3},
                    "50 chassis of the ASU HPC data center: 30 PE1955 + 20 PE1855, 2 rows x 5 racks x 5, one CRAC"),
        room_preset({"oxley1080", 2, 15, 36, 4, {"xeon_e3_1225v3", "xeon_e5649", "xeon_e5_2697v2"}, {}, {360, 360, 360},
                     NetworkKind::mesh, {2, 15, 36}, 1, 1, 26.1, "", "oxley",

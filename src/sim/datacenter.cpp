@@ -48,6 +48,8 @@ CoolingRoom cooling_room(const Platform& platform, const ParamSet& p, const Node
   CoolingRoom room{platform.room.crac_airflow_m3s * platform.room.cracs, p.real("air_density_kg_m3"),
                    p.real("air_heat_capacity_j_kgk"), p.was_set("redline_c") ? p.real("redline_c") : platform.redline_c,
                    room_air_volume_m3(platform)};
+  room.stated_low_extract_w = platform.room.crac_low_extract_w;
+  room.stated_high_extract_w = platform.room.crac_high_extract_w;
   if (!power) return room;
   room.idle_power_w = room.peak_power_w = 0;
   for (std::int32_t n = 0; n < platform.node_count; ++n) {

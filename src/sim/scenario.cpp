@@ -45,7 +45,7 @@ PoissonOptions poisson_options(const ParamSet& p) {
   return {p.real("poisson_rate_per_h"), p.integer("poisson_jobs"),
           static_cast<std::int32_t>(p.integer("poisson_min_nodes")),
           static_cast<std::int32_t>(p.integer("poisson_max_nodes")), p.real("poisson_min_runtime_s"),
-          p.real("poisson_max_runtime_s")};
+          p.real("poisson_max_runtime_s"), p.real("gamma")};
 }
 
 std::shared_ptr<const SwfTrace> load(const ParamSet& p, const TraceLoader& loader) {
@@ -70,7 +70,7 @@ std::vector<ParamSpec> scenario_params() {
        .help = "Standard Workload Format file (.swf or .swf.gz)"},
       integer("first_job", 0, 0, 9.0e15, "start at the first trace job whose id is at least this (0: first)"),
       integer("jobs", 0, 0, 9.0e15, "number of consecutive trace jobs to take (0: all)"),
-      real("gamma", "", 1.0, 0.0, 1.0e6, "arrival scaling: submit' = gamma x submit", true),
+      real("gamma", "", 1.0, 0.0, 1.0e6, "arrival scaling: submit' = gamma x submit (trace and Poisson arrivals)", true),
       real("size_scale", "", 1.0, 0.0, 1.0e6, "job sizes in nodes are multiplied by this (rounded up)", true),
       boolean("scale_to_platform", false,
               "map the trace machine onto the platform: sizes x platform nodes / trace nodes"),

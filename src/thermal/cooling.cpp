@@ -159,8 +159,8 @@ class ThermostatController final : public CoolingController {
     throw SimulationError("thermostat: at t = " + format_number(time_s) + " s the compute power " +
                           format_number(power_in_w_) + " W exceeds the CRAC's high-mode extraction " +
                           format_number(s_.extract_high_w) +
-                          " W, so the room would heat without bound; raise crac_high_extract_w (0: auto, "
-                          "crac_high_extract_peak_ratio x the peak compute power)");
+                          " W, so the room would heat without bound; raise crac_high_extract_w (0: the room's stated "
+                          "level, else crac_high_extract_peak_ratio x the peak compute power)");
   }
 
   void check_supply(double supply_c, double time_s) const {
@@ -255,8 +255,12 @@ double given_or(const ParamSet& p, const std::string& name, double room_value) {
 
 ThermostatSettings thermostat_settings(const ParamSet& p, const CoolingRoom& room) {
   const double rho_c = room.air_density_kg_m3 * room.air_heat_capacity_j_kgk;
-  const double low = given_or(p, "crac_low_extract_w", room.idle_power_w);
-  const double high = given_or(p, "crac_high_extract_w", p.real("crac_high_extract_peak_ratio") * room.peak_power_w);
+  // A parameter set wins, then the room's stated level ([P4]'s own room), then the automatic one.
+  const double low = given_or(p, "crac_low_extract_w",
+                              room.stated_low_extract_w > 0 ? room.stated_low_extract_w : room.idle_power_w);
+  const double high = given_or(p, "crac_high_extract_w",
+                               room.stated_high_extract_w > 0 ? room.stated_high_extract_w
+                                                              : p.real("crac_high_extract_peak_ratio") * room.peak_power_w);
   if (low > high) {
     throw InputError("parameter 'crac_low_extract_w': the low mode's extraction " + format_number(low) +
                      " W is above the high mode's " + format_number(high) + " W (crac_high_extract_w)");
@@ -289,15 +293,16 @@ std::vector<ParamSpec> thermostat_params() {
   return {celsius("thermostat_high_c", 30, "high thermostat setting ([P4] Sec. VII-E: 30 C)"),
           positive("thermostat_delta_c", "C", 15, "high minus low thermostat setting ([P4] Sec. VII-E: 15 C)"),
           automatic("crac_high_extract_w", "W",
-                    "heat the CRAC extracts in high mode; 0: auto, crac_high_extract_peak_ratio x the room's peak "
-                    "compute power ([P4] Sec. VII-E: 350 kW, 'greater than the maximum computing power')"),
+                    "heat the CRAC extracts in high mode; 0: the room's stated level (asu50: 350 kW, [P4] Sec. VII-E, "
+                    "'greater than the maximum computing power'), else crac_high_extract_peak_ratio x the room's "
+                    "peak compute power"),
           {.name = "crac_high_extract_peak_ratio", .type = ParamType::real, .default_value = 3.0, .min = 1,
            .max = 1e3, .min_open = true,
            .help = "auto high-mode extraction over the peak compute power ([P4]: 350 kW over the ASU room's "
                    "115.7 kW peak = 3.03)"},
           automatic("crac_low_extract_w", "W",
-                    "heat the CRAC extracts in low mode; 0: auto, the room's idle compute power ([P4] Sec. VII-E: "
-                    "100 kW, 'equal to the idle power consumption' of the ASU room)"),
+                    "heat the CRAC extracts in low mode; 0: the room's stated level (asu50: 100 kW, [P4] Sec. VII-E, "
+                    "'equal to the idle power consumption' of the ASU room), else the room's idle compute power"),
           {.name = "crac_switch_s", .type = ParamType::real, .unit = "s", .default_value = 3.0, .min = 0,
            .max = 1e6, .help = "time the CRAC takes to change mode ([P4] Sec. VII-E: 3 s)"},
           automatic("crac_airflow_m3s", "m3/s",

@@ -19,7 +19,7 @@ Workload generate_poisson(const PoissonOptions& o, RngStream& rng, std::int32_t 
     t += rng.exponential(rate_per_s);
     Job job;
     job.id = i;
-    job.submit_s = t;
+    job.submit_s = o.gamma * t;
     job.nodes = static_cast<std::int32_t>(rng.integer(o.min_nodes, o.max_nodes));
     job.runtime_s = std::round(rng.uniform(o.min_runtime_s, o.max_runtime_s));
     job.runtime_s = std::max(job.runtime_s, 1.0);

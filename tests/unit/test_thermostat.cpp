@@ -339,6 +339,25 @@ TEST(Defaults, RoomsFromThePapers) {
   EXPECT_EQ(room_of("oxley1080").redline_c, 27);  // set: the parameter wins
 }
 
+// [P4] Sec. VII-E states the ASU room's levels: 100 kW low ("equal to the idle power") and 350 kW
+// high; asu50 takes them. Other rooms take the automatic levels; a parameter set wins over both.
+TEST(Defaults, Asu50TakesThePapersStatedExtractionLevels) {
+  ParamSet p(simulation_catalog());
+  auto settings_of = [&](const std::string& name) {
+    const Platform platform = *platform_registry().at(name).make({p, {}}, TraceHint{});
+    const auto power = make_node_power(p, platform, {});
+    return thermostat_settings(p, cooling_room(platform, p, power.get()));
+  };
+  EXPECT_EQ(settings_of("asu50").extract_low_w, 100e3);
+  EXPECT_EQ(settings_of("asu50").extract_high_w, 350e3);
+  EXPECT_EQ(settings_of("meng40").extract_low_w, 40 * 1000);  // its idle power
+  EXPECT_EQ(settings_of("meng40").extract_high_w, 3.0 * 40 * 2790);
+  p.set("crac_low_extract_w", 90e3);
+  p.set("crac_high_extract_w", 300e3);
+  EXPECT_EQ(settings_of("asu50").extract_low_w, 90e3);
+  EXPECT_EQ(settings_of("asu50").extract_high_w, 300e3);
+}
+
 TEST(Defaults, AutoExtractionIsIdleAndThreeTimesPeak) {
   // A room other than asu50: meng40's auto levels are 40 kW and 3 x 111.6 kW.
   ParamSet automatic = poisson("meng40", 40, 2), given = automatic;

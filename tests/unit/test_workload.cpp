@@ -99,6 +99,24 @@ TEST(Workload, ArrivalsSortedBySubmitThenId) {
   EXPECT_EQ(w.jobs[2].id, 5);
 }
 
+// gamma scales synthetic arrivals as it scales a trace's ([P2]: submit' = gamma x submit): the
+// same jobs, arriving gamma times as far apart.
+TEST(Poisson, GammaScalesTheArrivalsOfTheSameJobs) {
+  PoissonOptions o;
+  o.count = 200;
+  PoissonOptions half = o;
+  half.gamma = 0.5;
+  RngStream a({4, 0, 0}, StreamPurpose::workload), b({4, 0, 0}, StreamPurpose::workload);
+  const Workload w1 = generate_poisson(o, a, 40), w2 = generate_poisson(half, b, 40);
+  ASSERT_EQ(w1.jobs.size(), w2.jobs.size());
+  for (std::size_t i = 0; i < w1.jobs.size(); ++i) {
+    EXPECT_EQ(w2.jobs[i].submit_s, 0.5 * w1.jobs[i].submit_s);
+    EXPECT_EQ(w2.jobs[i].nodes, w1.jobs[i].nodes);
+    EXPECT_EQ(w2.jobs[i].runtime_s, w1.jobs[i].runtime_s);
+  }
+  EXPECT_GT(w1.jobs.back().submit_s, 0);
+}
+
 TEST(Poisson, DeterministicPerStreamAndWithinRanges) {
   PoissonOptions o;
   o.count = 500;

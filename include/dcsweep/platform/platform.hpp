@@ -39,6 +39,10 @@ struct RoomLayout {
   std::int32_t cracs = 1;
   double crac_airflow_m3s = 8.0;
   double air_volume_m3 = 0;         ///< the room's air (r_room); 0: 29.03 m3 per rack (room_air_volume_m3())
+  /// The thermostat CRAC's low and high extraction as the room's source states them (asu50: [P4]
+  /// Sec. VII-E, 100 kW and 350 kW); 0: none stated (automatic, cooling.hpp).
+  double crac_low_extract_w = 0;
+  double crac_high_extract_w = 0;
 };
 
 struct RoomPosition {

@@ -95,6 +95,9 @@ struct CoolingRoom {
   /// Compute power with every node idle / busy (the thermostat's auto extraction); NaN: unknown.
   double idle_power_w = std::numeric_limits<double>::quiet_NaN();
   double peak_power_w = std::numeric_limits<double>::quiet_NaN();
+  /// The thermostat's extraction levels the room's source states (RoomLayout); 0: automatic.
+  double stated_low_extract_w = 0;
+  double stated_high_extract_w = 0;
   /// The state with every node busy (thermostat_setting = worst_case); compute power NaN: unknown.
   /// (Last: the members above are set by aggregate initialisation.)
   CoolingInput full_load{std::numeric_limits<double>::quiet_NaN(), 0};

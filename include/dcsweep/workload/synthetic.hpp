@@ -17,10 +17,12 @@ struct PoissonOptions {
   std::int32_t max_nodes = 16;
   double min_runtime_s = 60;
   double max_runtime_s = 1200;
+  double gamma = 1;  ///< arrival scaling, as for traces ([P2]): submit' = gamma x submit
 };
 
-/// Jobs 1..count; the first arrives at time 0 + one inter-arrival gap. Sizes above the
-/// platform are rejected as for traces.
+/// Jobs 1..count; the first arrives at time 0 + one inter-arrival gap (times gamma). Sizes above
+/// the platform are rejected as for traces. The draws do not depend on gamma: the same jobs
+/// arrive gamma times as far apart.
 Workload generate_poisson(const PoissonOptions& options, RngStream& rng, std::int32_t platform_nodes);
 
 }  // namespace dcsweep
