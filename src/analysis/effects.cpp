@@ -161,4 +161,44 @@ std::vector<double> rank_correlations(std::span<const double> y, std::span<const
   return out;
 }
 
+namespace {
+
+/// Population variance of the finite values (NaN with fewer than two).
+double variance_of(std::span<const double> v) {
+  double sum = 0, n = 0;
+  for (const double x : v) {
+    if (std::isfinite(x)) sum += x, n += 1;
+  }
+  if (n < 2) return NAN;
+  double squares = 0;
+  for (const double x : v) {
+    if (std::isfinite(x)) squares += (x - sum / n) * (x - sum / n);
+  }
+  return squares / n;
+}
+
+}  // namespace
+
+double replicate_noise_share(std::span<const double> y, std::size_t replicates, bool of_means) {
+  if (replicates < 2 || y.size() % replicates != 0) return NAN;
+  double within = 0, rows_counted = 0;
+  std::vector<double> means;
+  for (std::size_t row = 0; row * replicates < y.size(); ++row) {
+    const std::span<const double> r = y.subspan(row * replicates, replicates);
+    double sum = 0, n = 0;
+    for (const double x : r) {
+      if (std::isfinite(x)) sum += x, n += 1;
+    }
+    means.push_back(n > 0 ? sum / n : NAN);
+    if (n < 2) continue;
+    within += variance_of(r) * n / (n - 1);  // the unbiased variance between this row's replicates
+    rows_counted += 1;
+  }
+  if (rows_counted == 0) return NAN;
+  within /= rows_counted;
+  const double total = of_means ? variance_of(means) : variance_of(y);
+  if (!(total > 0)) return NAN;
+  return (of_means ? within / double(replicates) : within) / total;
+}
+
 }  // namespace dcsweep::analysis

@@ -37,6 +37,7 @@ struct FileData {
   std::size_t ok = 0, failed = 0, pending = 0;
   std::vector<MetricSpec> metrics;
   std::vector<std::vector<double>> values;  ///< per metric: per design row (sampled), or per flat point (grid)
+  std::vector<double> noise;  ///< per metric: analysis::replicate_noise_share (NaN: one replicate)
 };
 
 /// One column of a metric's table: a value per factor (or axis).
@@ -52,6 +53,7 @@ struct MetricAnalysis {
   MetricSpec metric;
   std::size_t values = 0;
   double mean = NAN, sd = NAN;
+  double noise = NAN;  ///< the noise floor: FileData::noise
   std::string note;
   std::vector<Column> columns;
   std::vector<std::pair<std::string, Estimate>> pairs;  ///< second-order indices "a:b"
@@ -109,6 +111,7 @@ FileData load(const AnalyzeOptions& options) {
   for (const std::string& name : chosen_metrics(in_file, options)) {
     data.metrics.push_back(*std::find_if(in_file.begin(), in_file.end(), [&](const MetricSpec& m) { return m.name == name; }));
     std::vector<double> flat = read_metric_values(options.file, name);
+    data.noise.push_back(analysis::replicate_noise_share(flat, replicates, data.spec.design.sampled()));
     data.values.push_back(data.spec.design.sampled() ? row_means(flat, replicates) : std::move(flat));
   }
   return data;
@@ -264,7 +267,12 @@ std::size_t interval_width(const Column& c, const std::string& header) {
 void print_metric(std::ostream& out, const MetricAnalysis& a, const std::vector<std::string>& rows, double confidence) {
   out << "\n" << a.metric.name << (a.metric.unit.empty() ? "" : " [" + a.metric.unit + "]") << ": "
       << a.values << " values, mean " << cell(a.mean, Column::number) << ", sd " << cell(a.sd, Column::number)
-      << "; " << a.note << "\n  " << std::left << std::setw(26) << "";
+      << "; " << a.note << "\n";
+  if (std::isfinite(a.noise)) {
+    out << "  noise floor " << cell(a.noise, Column::fraction)
+        << ": the share of this variance the replicates' differences alone give (indices below it are noise)\n";
+  }
+  out << "  " << std::left << std::setw(26) << "";
   const std::string ci = std::to_string(static_cast<int>(std::round(confidence * 100))) + "% interval";
   for (const Column& c : a.columns) {
     out << std::right << std::setw(11) << c.header;
@@ -346,7 +354,8 @@ std::string json_estimate(const Estimate& e) {
 
 void print_json_metric(std::ostream& out, const MetricAnalysis& a, const std::vector<std::string>& rows) {
   out << json_string(a.metric.name) << ": {\"units\": " << json_string(a.metric.unit) << ", \"values\": " << a.values
-      << ", \"mean\": " << json_number(a.mean) << ", \"sd\": " << json_number(a.sd) << ", \"note\": "
+      << ", \"mean\": " << json_number(a.mean) << ", \"sd\": " << json_number(a.sd)
+      << ", \"noise_floor\": " << json_number(a.noise) << ", \"note\": "
       << json_string(a.note);
   for (const Column& c : a.columns) {
     out << ", " << json_string(c.key) << ": {";
@@ -436,6 +445,7 @@ int analyze_command(std::span<const std::string> args, std::ostream& out) {
     case DesignKind::lhs: all = lhs(data); break;
     case DesignKind::grid: all = grid(data); break;
   }
+  for (std::size_t m = 0; m < all.size(); ++m) all[m].noise = data.noise[m];
   if (options.bootstrap.resamples == 0) {  // no intervals: no empty columns for them
     for (MetricAnalysis& a : all) {
       for (Column& c : a.columns) c.interval = c.interval && options.json;

@@ -60,9 +60,14 @@ std::shared_ptr<const SwfTrace> load(const ParamSet& p, const TraceLoader& loade
 std::vector<ParamSpec> scenario_params() {
   return {
       integer("seed", 1, 0, 9.0e15, "base of every random stream (with point index and replicate)"),
+      choice("random_streams", {"common", "per_point"}, "common",
+             "common: a sweep point's random streams (Poisson arrivals, sampled job attributes and patterns, runtime "
+             "terms, the random allocator, the GA) are keyed by (seed, replicate), the same for every point, so "
+             "points differ only by their parameters (common random numbers); per_point: by (seed, point, "
+             "replicate), each point its own draws"),
       integer("workload_seed", 0, 0, 9.0e15,
-              "0: the jobs and their sampled attributes (Poisson arrivals, mixed patterns) come from the point's own "
-              "streams (seed, point, replicate); > 0: from (workload_seed, 0, replicate), the same for every point "
+              "0: the jobs and their sampled attributes (Poisson arrivals, mixed patterns) come from the point's "
+              "streams (random_streams); > 0: from (workload_seed, 0, replicate), the same for every point "
               "that shares it, so the points of a sweep compare policies on the same queues ([P0] Sec. 5.3)"),
       choice("platform", platform_registry().names(), "trace", "the simulated machine"),
       choice("workload", {"trace", "poisson"}, "trace", "jobs from an SWF trace, or synthetic Poisson arrivals"),
@@ -131,6 +136,11 @@ void check_policy_workload(const ParamSet& params, const MissingRequests& missin
                    missing.source + " have none (first: job " + std::to_string(missing.first_id) + ")");
 }
 
+StreamKey point_stream_key(const ParamSet& params, std::uint64_t point, std::uint64_t replicate) {
+  const bool common = params.text("random_streams") == "common";
+  return {static_cast<std::uint64_t>(params.integer("seed")), common ? 0 : point, replicate};
+}
+
 StreamKey workload_key(const Scenario& s) {
   return workload_stream_key(static_cast<std::uint64_t>(s.params.integer("workload_seed")), s.key);
 }
@@ -138,7 +148,7 @@ StreamKey workload_key(const Scenario& s) {
 Scenario make_scenario(const ParamSet& params, std::uint64_t point, std::uint64_t replicate,
                        const TraceLoader& loader) {
   check_policy_params(params);
-  Scenario s{params, StreamKey{static_cast<std::uint64_t>(params.integer("seed")), point, replicate}, {}, {}};
+  Scenario s{params, point_stream_key(params, point, replicate), {}, {}};
   const BuildContext build{params, s.key};
   const bool from_trace = params.text("workload") == "trace";
   const auto trace = from_trace ? load(params, loader) : nullptr;

@@ -171,7 +171,7 @@ class RatebasedCosts {
   explicit RatebasedCosts(const CostModel& model) : model_(model) {}
 
   double of(const ParamSet& p, const Grid& grid, std::uint64_t i) {
-    const StreamKey key{std::uint64_t(p.integer("seed")), i, grid.replicate(i)};
+    const StreamKey key = point_stream_key(p, i, grid.replicate(i));
     const RatebasedShape s = ratebased_shape(p, key, cache_);
     const double genes = double(s.cores) * double(s.tasks), zones = double(s.zones);
     const std::string& technique = p.text("ratebased_technique");

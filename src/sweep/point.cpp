@@ -66,7 +66,7 @@ Report point_report(const Grid& grid, std::uint64_t flat, const TraceLoader& loa
     return run_simulation(make_scenario(params, flat, grid.replicate(flat), loader), heat).report;
   }
   RatebasedCache own;
-  const StreamKey key{static_cast<std::uint64_t>(params.integer("seed")), flat, grid.replicate(flat)};
+  const StreamKey key = point_stream_key(params, flat, grid.replicate(flat));
   return solve_ratebased_epoch(params, key, heat, rate ? *rate : own).report;
 }
 

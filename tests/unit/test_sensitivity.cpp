@@ -82,6 +82,21 @@ void expect_inside(const Estimate& e, double analytic, const std::string& what) 
 
 const Bootstrap kBootstrap{.resamples = 1000, .confidence = 0.95, .seed = 2024};
 
+// Rows {1, 3}, {5, 5}, {2, 4}: the variances between replicates are 2, 0, 2 (mean 4/3); every
+// value's variance is 20/9, so 0.6 of it is noise; the row means 2, 5, 3 vary by 14/9, and their
+// noise is 4/3 / 2 replicates: 3/7.
+TEST(ReplicateNoise, HandWorkedSharesOfValuesAndOfRowMeans) {
+  const std::vector<double> y{1, 3, 5, 5, 2, 4};
+  EXPECT_NEAR(replicate_noise_share(y, 2, false), 0.6, 1e-12);
+  EXPECT_NEAR(replicate_noise_share(y, 2, true), 3.0 / 7, 1e-12);
+  EXPECT_TRUE(std::isnan(replicate_noise_share(y, 1, false)));  // one replicate: no noise estimate
+  const std::vector<double> same_draws{1, 1, 5, 5, 2, 2};
+  EXPECT_EQ(replicate_noise_share(same_draws, 2, true), 0);
+  // Row 1 has one value: no variance of its own (rows 2, 3: 0 and 2); the values 1, 5, 5, 2, 4 vary by 2.64.
+  const std::vector<double> missing{1, NAN, 5, 5, 2, 4};
+  EXPECT_NEAR(replicate_noise_share(missing, 2, false), 1 / 2.64, 1e-12);
+}
+
 TEST(SobolIndices, IshigamiFirstAndTotalWithinTheBootstrapInterval) {
   const UnitDesign d = saltelli(4096, 3, false, 1);
   const SobolIndices s = sobol_indices(evaluate(d, ishigami), 3, false, kBootstrap);

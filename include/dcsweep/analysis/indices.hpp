@@ -20,6 +20,9 @@
 //                   the points present) over the variance of every present point.
 //   rank_correlations  Spearman's rank correlation of each factor with the output (any design;
 //                   what an LHS gives without a dedicated estimator).
+//   replicate_noise_share  with replicates, the share of the analysed values' variance that the
+//                   differences between replicates alone would give: the noise floor under which
+//                   an index is indistinguishable from the random draws.
 //
 // Confidence intervals are percentile bootstrap intervals: base rows (Sobol) or trajectories
 // (Morris) resampled with replacement, `resamples` times, from RNG streams keyed by (seed,
@@ -80,6 +83,13 @@ struct MainEffects {
 
 /// `y` row-major over `shape` (the last dimension varies fastest).
 MainEffects main_effects(std::span<const double> y, std::span<const std::uint64_t> shape);
+
+/// `y`: rows x `replicates` values (replicate last). The mean over rows of the variance between a
+/// row's replicates (n - 1; rows with two or more values), over the variance of what is analysed:
+/// with `of_means` (sampled designs, whose indices use each row's replicate mean) that variance
+/// divided by the replicates, over the variance of the row means; else over the variance of every
+/// value. NaN with one replicate or no variation; may exceed 1 when the noise dominates.
+double replicate_noise_share(std::span<const double> y, std::size_t replicates, bool of_means);
 
 /// Per factor, over the rows where y exists (ties get their mean rank); NaN when y or the factor
 /// does not vary. factors[f][row]: the factor's value, or its level's number for a discrete one.

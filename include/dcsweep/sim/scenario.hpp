@@ -19,9 +19,16 @@ using TraceLoader = std::function<std::shared_ptr<const SwfTrace>(const std::str
 /// The parameters read by make_scenario (platform, workload selection and generation, policies).
 std::vector<ParamSpec> scenario_params();
 
-/// The key of the streams the jobs and their sampled attributes are drawn from: the point's own
-/// (seed, point, replicate), or (workload_seed, 0, replicate) when workload_seed > 0, shared by
-/// every point with that workload_seed (common random numbers across a sweep's policies).
+/// The key of a sweep point's random streams (every consumer: workload, job attributes, runtime
+/// terms, the random allocator, [P3]'s GA). random_streams = common (the default): (seed, 0,
+/// replicate), the same for every point of a replicate, so that two points differ only by their
+/// parameters (common random numbers: a factor that changes nothing gets a zero index); per_point:
+/// (seed, point, replicate), each point its own draws.
+StreamKey point_stream_key(const ParamSet& params, std::uint64_t point, std::uint64_t replicate);
+
+/// The key of the streams the jobs and their sampled attributes are drawn from: the point's
+/// (point_stream_key), or (workload_seed, 0, replicate) when workload_seed > 0, shared by every
+/// point with that workload_seed, whatever random_streams says.
 StreamKey workload_key(const Scenario& s);
 
 /// Combinations of values a policy refuses, found from the parameters alone (InputError naming a
