@@ -13,6 +13,7 @@
 #include "dcsweep/sim/ratebased.hpp"
 #include "dcsweep/sim/run.hpp"
 #include "dcsweep/sweep/inputs.hpp"
+#include "dcsweep/sweep/read_check.hpp"
 #include "dcsweep/sim/scenario.hpp"
 
 namespace dcsweep::cli {
@@ -105,6 +106,7 @@ int simulate_command(std::span<const std::string> args, std::ostream& out, std::
   }
   ParamSet params(catalog);
   apply_params(vm, params);
+  check_params_read(params);
   if (is_ratebased(params)) {
     if (vm.count("jobs-out")) throw InputError("--jobs-out: model 'ratebased' solves an epoch; it has no jobs");
     return simulate_ratebased(params, vm["json"].as<bool>(), out, err);

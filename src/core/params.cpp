@@ -1,5 +1,6 @@
 #include "dcsweep/core/params.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
@@ -105,9 +106,21 @@ std::string ParamSpec::range_text() const {
 }
 
 void ParamCatalog::add(ParamSpec spec) {
-  if (const ParamSpec* existing = find(spec.name)) {
-    if (*existing == spec) return;
-    throw std::logic_error("parameter '" + spec.name + "' declared twice with different specs");
+  if (const auto it = index_.find(spec.name); it != index_.end()) {
+    ParamSpec& existing = specs_[it->second];
+    ParamSpec bare = spec, existing_bare = existing;
+    bare.read_by.clear(), existing_bare.read_by.clear();
+    if (!(existing_bare == bare)) throw std::logic_error("parameter '" + spec.name + "' declared twice with different specs");
+    if (existing.read_by.empty() || spec.read_by.empty()) {  // read everywhere by one of them
+      existing.read_by.clear();
+      return;
+    }
+    for (ParamReader& r : spec.read_by) {
+      if (std::find(existing.read_by.begin(), existing.read_by.end(), r) == existing.read_by.end()) {
+        existing.read_by.push_back(std::move(r));
+      }
+    }
+    return;
   }
   spec.default_value = check_param(spec, spec.default_value);
   index_.emplace(spec.name, specs_.size());
@@ -192,6 +205,24 @@ double ParamSet::real(std::string_view name) const { return std::get<double>(val
 bool ParamSet::boolean(std::string_view name) const { return std::get<bool>(value(name)); }
 const std::string& ParamSet::text(std::string_view name) const {
   return std::get<std::string>(value(name));
+}
+
+bool param_is_read(const ParamSpec& spec, const ParamSet& values) {
+  if (spec.read_by.empty()) return true;
+  return std::any_of(spec.read_by.begin(), spec.read_by.end(), [&](const ParamReader& r) {
+    const ParamSpec& selector = values.catalog().at(values.catalog().index_of(r.param));
+    const std::string value = format_value(values.value(r.param));
+    return std::find(r.values.begin(), r.values.end(), value) != r.values.end() && param_is_read(selector, values);
+  });
+}
+
+std::string readers_text(const ParamSpec& spec) {
+  std::string out;
+  for (std::size_t k = 0; k < spec.read_by.size(); ++k) {
+    if (k > 0) out += k + 1 == spec.read_by.size() ? " or " : "; ";
+    out += spec.read_by[k].param + " = " + join(spec.read_by[k].values);
+  }
+  return out;
 }
 
 }  // namespace dcsweep

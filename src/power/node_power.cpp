@@ -13,9 +13,15 @@ ParamSpec watts(std::string name, double fallback, std::string help, double max 
           .max = max, .help = std::move(help)};
 }
 
+ParamSpec with_reader(ParamSpec spec, ParamReader reader) {
+  spec.read_by.push_back(std::move(reader));
+  return spec;
+}
+
 ParamSpec comm_fraction_param() {
   return {.name = "comm_fraction", .type = ParamType::real, .default_value = 0.3, .min = 0, .max = 1,
-          .help = "fraction of a running job's time spent communicating ([P0], [P1])"};
+          .help = "fraction of a running job's time spent communicating ([P0], [P1])",
+          .read_by = {{"runtime_model", {"meng_tau", "meng_relative"}}}};
 }
 
 /// A value of the preset unless the user set the parameter.
@@ -73,7 +79,8 @@ NodePowerRegistry::Entry parm() {
   };
   return {"parm",
           "[P2] node = CPU (capped) + memory + base; Intrepid: CPU levels 30-60 W, memory 18 W, base 38 W",
-          {watts("cpu_power_cap_w", 60, "CPU power of a running node (a CPU cap level)"),
+          {with_reader(watts("cpu_power_cap_w", 60, "CPU power of a running node (a CPU cap level)"),
+                       {"runtime_model", {"pass"}}),  // a job started without a cap runs at it
            watts("cpu_idle_power_w", 30, "CPU power of an idle node (the lowest level)"),
            watts("node_memory_power_w", 18, "memory power per node"),
            watts("node_base_power_w", 38, "base power per node (board, network, fans)")},

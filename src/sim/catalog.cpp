@@ -14,10 +14,18 @@
 namespace dcsweep {
 namespace {
 
+/// A plug-in's parameters are read when `selector` (the family's choice parameter) names it, and
+/// by the other readers its declaration lists.
 template <class RegistryT>
-void add_plugin_params(ParamCatalog& catalog, const RegistryT& registry) {
+void add_plugin_params(ParamCatalog& catalog, const RegistryT& registry, const std::string& selector) {
   for (const auto& entry : registry.entries()) {
-    for (const auto& spec : entry.params) catalog.add(spec);
+    for (ParamSpec spec : entry.params) {
+      ParamReader own{selector, {entry.name}};
+      // node_power = platform takes the platform's preset, whichever it is: it may read any.
+      if (selector == "node_power") own.values.push_back("platform");
+      spec.read_by.insert(spec.read_by.begin(), std::move(own));
+      catalog.add(std::move(spec));
+    }
   }
 }
 
@@ -28,12 +36,12 @@ ParamCatalog build_catalog() {
   catalog.add(series_interval_param());
   for (auto& spec : datacenter_params()) catalog.add(std::move(spec));
   for (auto& spec : ratebased_params()) catalog.add(std::move(spec));
-  add_plugin_params(catalog, node_power_registry());
-  add_plugin_params(catalog, cooling_registry());
-  add_plugin_params(catalog, platform_registry());
-  add_plugin_params(catalog, scheduler_registry());
-  add_plugin_params(catalog, allocator_registry());
-  add_plugin_params(catalog, runtime_model_registry());
+  add_plugin_params(catalog, node_power_registry(), "node_power");
+  add_plugin_params(catalog, cooling_registry(), "cooling");
+  add_plugin_params(catalog, platform_registry(), "platform");
+  add_plugin_params(catalog, scheduler_registry(), "scheduler");
+  add_plugin_params(catalog, allocator_registry(), "allocator");
+  add_plugin_params(catalog, runtime_model_registry(), "runtime_model");
   return catalog;
 }
 

@@ -174,7 +174,7 @@ Report epoch_report(const RatebasedEpoch& e) {
 }  // namespace
 
 std::vector<ParamSpec> ratebased_params() {
-  return {
+  std::vector<ParamSpec> out{
       choice("model", {"trace", "ratebased"}, "trace",
              "trace: a simulation of jobs (trace or Poisson); ratebased: one epoch of [P3]'s rate-based problem on "
              "the platform's room (other metrics; a sweep does not mix the two)"),
@@ -218,6 +218,10 @@ std::vector<ParamSpec> ratebased_params() {
               "also simulate Poisson arrivals served by the answer (realized_reward_rate)"),
       integer("ratebased_validate_tasks", 200000, 1000, 1e10, "ratebased_validate: arrivals simulated"),
   };
+  for (ParamSpec& s : out) {
+    if (s.name != "model") s.read_by = {{"model", {"ratebased"}}};
+  }
+  return out;
 }
 
 std::vector<MetricSpec> ratebased_metric_specs() { return {std::begin(kMetrics), std::end(kMetrics)}; }

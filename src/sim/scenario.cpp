@@ -1,5 +1,9 @@
 #include "dcsweep/sim/scenario.hpp"
 
+#include <algorithm>
+#include <iterator>
+#include <string_view>
+
 #include "dcsweep/sim/runtime_model.hpp"
 
 #include "dcsweep/alloc/allocator.hpp"
@@ -55,10 +59,21 @@ std::shared_ptr<const SwfTrace> load(const ParamSet& p, const TraceLoader& loade
   return std::make_shared<const SwfTrace>(read_swf(path));
 }
 
+/// Read only by a simulation of jobs (model = trace), not by [P3]'s rate-based epochs.
+constexpr std::string_view kJobsOnly[] = {"workload", "workload_seed", "gamma", "scheduler", "allocator",
+                                          "runtime_model", "deadline_factor", "comm_cost_metrics", "node_boot_s",
+                                          "node_boot_energy_j", "node_off_power_w", "idle_nodes_off", "max_queue_jobs"};
+
+/// The parameter read only when the workload is of `kind`.
+ParamSpec for_workload(ParamSpec spec, const char* kind) {
+  spec.read_by = {{"workload", {kind}}};
+  return spec;
+}
+
 }  // namespace
 
 std::vector<ParamSpec> scenario_params() {
-  return {
+  std::vector<ParamSpec> out{
       integer("seed", 1, 0, 9.0e15, "base of every random stream (with point index and replicate)"),
       choice("random_streams", {"common", "per_point"}, "common",
              "common: a sweep point's random streams (Poisson arrivals, sampled job attributes and patterns, runtime "
@@ -71,21 +86,26 @@ std::vector<ParamSpec> scenario_params() {
               "that shares it, so the points of a sweep compare policies on the same queues ([P0] Sec. 5.3)"),
       choice("platform", platform_registry().names(), "trace", "the simulated machine"),
       choice("workload", {"trace", "poisson"}, "trace", "jobs from an SWF trace, or synthetic Poisson arrivals"),
-      {.name = "trace", .type = ParamType::text, .default_value = std::string(),
-       .help = "Standard Workload Format file (.swf or .swf.gz)"},
-      integer("first_job", 0, 0, 9.0e15, "start at the first trace job whose id is at least this (0: first)"),
-      integer("jobs", 0, 0, 9.0e15, "number of consecutive trace jobs to take (0: all)"),
+      for_workload({.name = "trace", .type = ParamType::text, .default_value = std::string(),
+                    .help = "Standard Workload Format file (.swf or .swf.gz)"},
+                   "trace"),
+      for_workload(integer("first_job", 0, 0, 9.0e15, "start at the first trace job whose id is at least this (0: first)"),
+                   "trace"),
+      for_workload(integer("jobs", 0, 0, 9.0e15, "number of consecutive trace jobs to take (0: all)"), "trace"),
       real("gamma", "", 1.0, 0.0, 1.0e6, "arrival scaling: submit' = gamma x submit (trace and Poisson arrivals)", true),
-      real("size_scale", "", 1.0, 0.0, 1.0e6, "job sizes in nodes are multiplied by this (rounded up)", true),
-      boolean("scale_to_platform", false,
-              "map the trace machine onto the platform: sizes x platform nodes / trace nodes"),
-      boolean("strict", false, "a trace job that cannot be simulated is an error instead of a count"),
-      real("poisson_rate_per_h", "1/h", 20, 0, 1.0e9, "Poisson arrival rate", true),
-      integer("poisson_jobs", 40, 1, kMaxCount, "number of Poisson jobs"),
-      integer("poisson_min_nodes", 1, 1, 1.0e7, "smallest Poisson job, nodes"),
-      integer("poisson_max_nodes", 16, 1, 1.0e7, "largest Poisson job, nodes"),
-      real("poisson_min_runtime_s", "s", 60, 1, 1.0e9, "shortest Poisson runtime"),
-      real("poisson_max_runtime_s", "s", 1200, 1, 1.0e9, "longest Poisson runtime"),
+      for_workload(real("size_scale", "", 1.0, 0.0, 1.0e6, "job sizes in nodes are multiplied by this (rounded up)", true),
+                   "trace"),
+      for_workload(boolean("scale_to_platform", false,
+                           "map the trace machine onto the platform: sizes x platform nodes / trace nodes"),
+                   "trace"),
+      for_workload(boolean("strict", false, "a trace job that cannot be simulated is an error instead of a count"),
+                   "trace"),
+      for_workload(real("poisson_rate_per_h", "1/h", 20, 0, 1.0e9, "Poisson arrival rate", true), "poisson"),
+      for_workload(integer("poisson_jobs", 40, 1, kMaxCount, "number of Poisson jobs"), "poisson"),
+      for_workload(integer("poisson_min_nodes", 1, 1, 1.0e7, "smallest Poisson job, nodes"), "poisson"),
+      for_workload(integer("poisson_max_nodes", 16, 1, 1.0e7, "largest Poisson job, nodes"), "poisson"),
+      for_workload(real("poisson_min_runtime_s", "s", 60, 1, 1.0e9, "shortest Poisson runtime"), "poisson"),
+      for_workload(real("poisson_max_runtime_s", "s", 1200, 1, 1.0e9, "longest Poisson runtime"), "poisson"),
       choice("scheduler", scheduler_registry().names(), "easy", "when queued jobs start"),
       choice("allocator", allocator_registry().names(), "first_fit", "which nodes a starting job gets"),
       choice("runtime_model", runtime_model_registry().names(), "trace",
@@ -108,6 +128,12 @@ std::vector<ParamSpec> scenario_params() {
               "fail the simulation when more jobs than this wait at once (0: no limit); guards sweeps "
               "against hopelessly overloaded points"),
   };
+  // What only a simulation of jobs reads (a model = ratebased point solves an epoch of rates).
+  for (ParamSpec& spec : out) {
+    const bool jobs_only = std::find(std::begin(kJobsOnly), std::end(kJobsOnly), spec.name) != std::end(kJobsOnly);
+    if (jobs_only && spec.read_by.empty()) spec.read_by = {{"model", {"trace"}}};
+  }
+  return out;
 }
 
 void check_policy_params(const ParamSet& params) {

@@ -8,7 +8,9 @@
 
 #include "dcsweep/sim/datacenter.hpp"
 #include "dcsweep/sim/ratebased.hpp"
+#include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/sim/sp_eir.hpp"
+#include "dcsweep/sweep/read_check.hpp"
 
 namespace dcsweep {
 namespace {
@@ -216,8 +218,10 @@ std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, 
   std::map<std::string, Built> by_workload;
   std::vector<double> costs(grid.size(), -1.0);
   RatebasedCosts ratebased(model);
+  ReadCheck read_check(grid.spec(), simulation_catalog());
   for (std::uint64_t i = 0; i < grid.size(); ++i) {
     const ParamSet p = grid.params(i);
+    read_check.observe(p);
     if (is_ratebased(p)) {  // on every rank (cheap: no room is built), so that which point carries a
       costs[i] = ratebased.of(p, grid, i);  // shared build does not depend on the rank count
       continue;
@@ -235,6 +239,7 @@ std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, 
     check_policy_workload(p, built.missing);  // the points sharing a workload may differ in scheduler
     costs[i] = built.cost + policy_cost(p, built.shape, model);
   }
+  read_check.finish();  // on every rank: the same verdict
   add_room_builds(grid, model, costs);
   if (heat) check_rooms(grid, heat, part, parts);
   return costs;

@@ -114,7 +114,7 @@ class BadInput(RunTestCase):
         same = self.write_spec("s.toml", "# a new comment\n" + read(SMALL).replace(
             "inputs/traces", os.path.join(ROOT, "inputs/traces")))
         proc = sweeplib.run(BINARY, ["run", same, "-o", out, "--resume"], 2, check_code=1)
-        self.assertIn("is complete (32 points, 4 failed): nothing to resume", proc.stdout)
+        self.assertIn("is complete (32 points, 8 failed): nothing to resume", proc.stdout)
 
 
 class Behaviour(RunTestCase):
@@ -131,7 +131,7 @@ class Behaviour(RunTestCase):
         self.assertIn(f"dcsweep: wrote {out}", proc.stdout)
         quiet = sweeplib.run(BINARY, ["run", SMALL, "-o", self.path("q.h5"), "--quiet"], 2, cwd=ROOT, check_code=1)
         self.assertEqual(quiet.stderr.splitlines(), [
-            f"dcsweep: 4 of 32 points failed (see /points/error in {self.path('q.h5')}); the others are saved"])
+            f"dcsweep: 8 of 32 points failed (see /points/error in {self.path('q.h5')}); the others are saved"])
 
     def test_progress_redrawn_in_place_on_a_terminal(self):
         import pty

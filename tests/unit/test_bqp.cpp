@@ -252,14 +252,17 @@ TEST(BqpAllocator, IsDeterministic) {
 // ---- direction: [P0]'s three policies on the same queues -------------------------------------
 
 TEST(BqpQueues, AWorkloadSeedGivesEveryPointTheSameJobsAndPatterns) {
-  // [P0] runs its three policies on the same 10 queues; a sweep's points get their own streams
-  // unless they share a workload_seed.
-  auto make = [](std::int64_t workload_seed, std::uint64_t point, std::uint64_t replicate) {
+  // [P0] runs its three policies on the same 10 queues; a sweep's points share their replicate's
+  // streams (random_streams = common), or with per_point get their own unless they share a
+  // workload_seed.
+  auto make = [](std::int64_t workload_seed, std::uint64_t point, std::uint64_t replicate,
+                 const char* streams = "per_point") {
     ParamSet p(simulation_catalog());
     p.set("platform", std::string("meng40"));
     p.set("workload", std::string("poisson"));
     p.set("comm_pattern", std::string("mixed"));
     p.set("workload_seed", workload_seed);
+    p.set("random_streams", std::string(streams));
     return make_scenario(p, point, replicate);
   };
   auto same = [](const Scenario& a, const Scenario& b) {
@@ -279,6 +282,8 @@ TEST(BqpQueues, AWorkloadSeedGivesEveryPointTheSameJobsAndPatterns) {
   EXPECT_FALSE(same(make(7, 0, 2), make(8, 0, 2)));   // other workload_seed
   EXPECT_FALSE(same(make(0, 0, 2), make(0, 5, 2)));   // 0: the point's own stream
   EXPECT_TRUE(same(make(0, 5, 2), make(0, 5, 2)));
+  EXPECT_TRUE(same(make(0, 0, 2, "common"), make(0, 5, 2, "common")));   // the replicate's streams
+  EXPECT_FALSE(same(make(0, 0, 2, "common"), make(0, 0, 3, "common")));
 }
 
 struct PolicyRun {

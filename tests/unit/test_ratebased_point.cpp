@@ -106,7 +106,7 @@ TEST(RateBasedPoint, SolvesAnEpochAndItsMetricsRecomputeFromTheAnswer) {
     const PointResult r = sweep.point(flat, &cache);
     ASSERT_EQ(r.status, PointStatus::ok) << r.error;
     const ParamSet params = sweep.grid.params(flat);
-    const RatebasedEpoch e = solve_ratebased_epoch(params, StreamKey{5, flat, 0}, {}, cache);
+    const RatebasedEpoch e = solve_ratebased_epoch(params, point_stream_key(params, flat, 0), {}, cache);
     const Recomputed x = recompute(e.instance, e.result.allocation);
     EXPECT_EQ(sweep.metric(r, "feasible"), 1.0);
     EXPECT_NEAR(sweep.metric(r, "reward_rate"), x.reward_rate, 1e-9 * x.reward_rate);

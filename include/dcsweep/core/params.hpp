@@ -22,6 +22,14 @@ using ParamValue = std::variant<std::int64_t, double, bool, std::string>;
 /// Text of a value as a user would write it ("0.5", "true", "easy").
 std::string format_value(const ParamValue& value);
 
+/// A condition under which a parameter is read: the selector parameter `param` (a plug-in family's
+/// choice, the workload kind, the model) has one of `values`, and is itself read.
+struct ParamReader {
+  std::string param;
+  std::vector<std::string> values;
+  bool operator==(const ParamReader&) const = default;
+};
+
 /// One parameter's declaration. Declared with designated initializers beside the code that reads it.
 struct ParamSpec {
   std::string name;           ///< snake_case, with the unit in the name when it has one
@@ -33,6 +41,10 @@ struct ParamSpec {
   bool min_open = false;      ///< true: the lower bound itself is not allowed
   std::vector<std::string> choices;  ///< allowed values of a `choice` parameter
   std::string help;
+  /// What reads it: any one of these (empty: every simulation). A plug-in's own parameters get
+  /// their family and member when the catalog collects them (sim/catalog.cpp); a declaration
+  /// lists only readers beyond its own plug-in.
+  std::vector<ParamReader> read_by;
 
   /// "[0, inf)", "(0, 1]", "easy|fcfs", "" for text and boolean parameters.
   std::string range_text() const;
@@ -42,8 +54,9 @@ struct ParamSpec {
 /// An ordered set of parameter declarations with unique names.
 class ParamCatalog {
  public:
-  /// Adds a declaration. Declaring the same name twice is allowed only with an identical spec
-  /// (two plug-ins sharing a parameter); anything else is a programming error (std::logic_error).
+  /// Adds a declaration. Declaring the same name twice is allowed only with an identical spec up
+  /// to its readers, which are merged (two plug-ins sharing a parameter); anything else is a
+  /// programming error (std::logic_error).
   void add(ParamSpec spec);
 
   const ParamSpec* find(std::string_view name) const;
@@ -87,5 +100,11 @@ class ParamSet {
   std::vector<ParamValue> values_;
   std::vector<bool> set_;
 };
+
+/// Whether a simulation with these values reads `spec`: no reader declared, or one holds whose
+/// selector parameter is itself read.
+bool param_is_read(const ParamSpec& spec, const ParamSet& values);
+/// "scheduler = parm", "allocator = mpit, joint or workload = trace": what would read it.
+std::string readers_text(const ParamSpec& spec);
 
 }  // namespace dcsweep

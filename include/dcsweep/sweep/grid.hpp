@@ -13,6 +13,7 @@ class Grid {
   Grid(const SweepSpec& spec, const ParamCatalog& catalog);
 
   std::uint64_t size() const { return size_; }
+  const SweepSpec& spec() const { return *spec_; }
   /// Extent of each dimension: the axes, then the replicates.
   const std::vector<std::uint64_t>& shape() const { return shape_; }
   /// Position along each dimension of `flat` (the last is the replicate).
