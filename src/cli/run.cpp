@@ -46,7 +46,7 @@ class MpiSession {
 };
 
 constexpr const char* kUsage =
-    "usage: dcsweep run SPEC.toml -o OUT.h5 [--resume] [--quiet] [--stall-warning-s S] [--lock-wait-s S]\n"
+    "usage: dcsweep run SPEC.toml -o OUT.h5 [--resume [--retry-failed]] [--quiet] [--stall-warning-s S] [--lock-wait-s S]\n"
     "Runs every point of a sweep; under mpirun or srun the ranks share the grid.\n\n";
 
 }  // namespace
@@ -55,6 +55,8 @@ int run_command(std::span<const std::string> args, std::ostream& out, std::ostre
   po::options_description options("Options");
   options.add_options()("output,o", po::value<std::string>()->value_name("OUT.h5"), "the result file (HDF5)")(
       "resume", po::bool_switch(), "finish an interrupted run from its journal (or start it if there is none)")(
+      "retry-failed", po::bool_switch(),
+      "with --resume: compute the failed points again (a time limit, a crash); the others are kept as they are")(
       "quiet,q", po::bool_switch(), "no progress lines on stderr")(
       "stall-warning-s", po::value<double>()->default_value(900)->value_name("S"),
       "warn, naming what each rank holds, when no point has finished for S seconds (0: never)")(
@@ -75,8 +77,11 @@ int run_command(std::span<const std::string> args, std::ostream& out, std::ostre
     if (!(stall_s >= 0)) throw InputError("run: --stall-warning-s must be >= 0 (0: never warn)");
     const double lock_wait_s = vm["lock-wait-s"].as<double>();
     if (!(lock_wait_s >= 0)) throw InputError("run: --lock-wait-s must be >= 0");
+    if (vm["retry-failed"].as<bool>() && !vm["resume"].as<bool>()) {
+      throw InputError("run: --retry-failed goes with --resume (it computes a finished or interrupted run's failed points again)");
+    }
     run = {specs.front(), vm["output"].as<std::string>(), vm["resume"].as<bool>(), vm["quiet"].as<bool>(),
-           stall_s, lock_wait_s, DCSWEEP_VERSION, DCSWEEP_GIT_COMMIT};
+           stall_s, lock_wait_s, DCSWEEP_VERSION, DCSWEEP_GIT_COMMIT, vm["retry-failed"].as<bool>()};
   } catch (const InputError& e) {
     if (launcher_rank() == 0) err << "dcsweep: error: " << e.what() << "\n";
     return kExitBadInput;

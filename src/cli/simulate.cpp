@@ -3,13 +3,16 @@
 #include <fstream>
 #include <iomanip>
 #include <memory>
+#include <optional>
 #include <ostream>
 
 #include "commands.hpp"
 #include "dcsweep/cli/cli.hpp"
 #include "dcsweep/core/error.hpp"
+#include "dcsweep/core/int_runs.hpp"
 #include "dcsweep/core/text.hpp"
 #include "dcsweep/sim/catalog.hpp"
+#include "dcsweep/sim/job_events.hpp"
 #include "dcsweep/sim/ratebased.hpp"
 #include "dcsweep/sim/run.hpp"
 #include "dcsweep/sweep/inputs.hpp"
@@ -33,11 +36,19 @@ void print_table(std::ostream& out, const Report& report) {
   }
 }
 
-/// The --jobs-out file is opened before simulating, so an unwritable path costs nothing.
-std::unique_ptr<std::ofstream> open_jobs_out(const std::string& path) {
+/// An output file is opened before simulating, so an unwritable path costs nothing.
+std::unique_ptr<std::ofstream> open_output(const po::variables_map& vm, const std::string& option) {
+  if (!vm.count(option)) return nullptr;
+  const std::string path = vm[option].as<std::string>();
   auto file = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc);
-  if (!*file) throw InputError(path + ": cannot write the --jobs-out file");
+  if (!*file) throw InputError(path + ": cannot write the --" + option + " file");
   return file;
+}
+
+void write_events(std::ostream& out, const JobEventLog& log) {
+  out << JobEventLog::kHeader << log.rows();
+  out.flush();
+  if (!out) throw InputError("cannot write the --job-events-out file (disk full?)");
 }
 
 void write_jobs(std::ostream& out, const Scenario& s, const SimulationResult& result) {
@@ -48,10 +59,7 @@ void write_jobs(std::ostream& out, const Scenario& s, const SimulationResult& re
     buffer += std::to_string(j.id) + ',' + format_number(j.submit_s) + ',' + format_number(o.start_s) + ',' +
               format_number(o.end_s) + ',' + std::to_string(j.nodes) + ',' + format_number(j.estimate_s) + ',' +
               format_number(j.runtime_s) + ',';
-    for (std::size_t k = 0; k < result.nodes[i].size(); ++k) {
-      if (k > 0) buffer += ' ';
-      buffer += std::to_string(result.nodes[i][k]);
-    }
+    buffer += runs_text(result.nodes[i]);
     buffer += ',';
     if (!std::isnan(o.comm_cost)) buffer += format_number(o.comm_cost);
     buffer += '\n';
@@ -97,21 +105,29 @@ int simulate_command(std::span<const std::string> args, std::ostream& out, std::
   po::options_description options("Output");
   options.add_options()("json", po::bool_switch(), "metrics as one JSON object on stdout")(
       "jobs-out", po::value<std::string>()->value_name("FILE.csv"), "one CSV row per simulated job")(
+      "job-events-out", po::value<std::string>()->value_name("FILE.csv"),
+      "one CSV row per job start, resize and end: time_s,event,id,nodes,node_ids,cpu_cap_w,power_w")(
+      "point-time-limit-s", po::value<double>()->value_name("S"),
+      "stop the simulation after S wall seconds (a failure, exit 1; 0: no limit)")(
       "help,h", "this help");
   options.add(param_options(catalog));
   const po::variables_map vm = parse_options(args, options, "simulate");
   if (vm.count("help")) {
-    out << "usage: dcsweep simulate [--name value ...] [--json] [--jobs-out FILE.csv]\n\n" << options;
+    out << "usage: dcsweep simulate [--name value ...] [--json] [--jobs-out FILE.csv] [--job-events-out FILE.csv]\n\n"
+        << options;
     return kExitOk;
   }
   ParamSet params(catalog);
   apply_params(vm, params);
   check_params_read(params);
   if (is_ratebased(params)) {
-    if (vm.count("jobs-out")) throw InputError("--jobs-out: model 'ratebased' solves an epoch; it has no jobs");
+    for (const char* option : {"jobs-out", "job-events-out"}) {
+      if (vm.count(option)) throw InputError("--" + std::string(option) + ": model 'ratebased' solves an epoch; it has no jobs");
+    }
     return simulate_ratebased(params, vm["json"].as<bool>(), out, err);
   }
-  auto jobs_out = vm.count("jobs-out") ? open_jobs_out(vm["jobs-out"].as<std::string>()) : nullptr;
+  auto jobs_out = open_output(vm, "jobs-out");
+  auto events_out = open_output(vm, "job-events-out");
   const Scenario scenario = make_scenario(params);
   note_rejections(err, scenario);
   // The room's D is built (and its warnings shown) before simulating; files may be HDF5.
@@ -122,9 +138,23 @@ int simulate_command(std::span<const std::string> args, std::ostream& out, std::
   }
   const HeatProvider heat = [&room](const Platform&, const ParamSet&) { return room; };
   const bool json = vm["json"].as<bool>();
+  WallLimit limit;
+  if (vm.count("point-time-limit-s")) {
+    limit.limit_s = vm["point-time-limit-s"].as<double>();
+    if (!(limit.limit_s >= 0) || !std::isfinite(limit.limit_s)) {
+      throw InputError("--point-time-limit-s: expected a number of seconds >= 0 (0: no limit), not " +
+                       format_number(limit.limit_s));
+    }
+  }
   SimulationResult result;
+  std::optional<JobEventLog> events;
+  std::vector<SimObserver*> extra;
+  if (events_out) {
+    const auto power = make_node_power(params, scenario.platform, scenario.key);
+    extra.push_back(&events.emplace(scenario.platform, power.get()));
+  }
   try {
-    result = run_simulation(scenario, heat, jobs_out != nullptr);
+    result = run_simulation(scenario, heat, jobs_out != nullptr, extra, limit);
   } catch (const SimulationError& e) {
     if (json) out << "{\"status\": \"failed\", \"error\": " << json_string(e.what()) << "}\n";
     err << "dcsweep: simulation failed: " << e.what() << "\n";
@@ -132,6 +162,7 @@ int simulate_command(std::span<const std::string> args, std::ostream& out, std::
   }
   for (const std::string& warning : result.report.warnings) err << "dcsweep: warning: " << warning << "\n";
   if (jobs_out) write_jobs(*jobs_out, scenario, result);
+  if (events_out) write_events(*events_out, *events);
   json ? print_json(out, result.report) : print_table(out, result.report);
   return kExitOk;
 }

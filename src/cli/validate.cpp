@@ -103,6 +103,11 @@ int validate_command(std::span<const std::string> args, std::ostream& out) {
       << "estimated cost: " << format_number(std::round(total * 100) / 100) << " core-seconds (longest point "
       << format_number(std::round(longest * 1000) / 1000) << " s, room builds included), plus reading each trace "
       << "once per rank\n";
+  if (spec.point_time_limit_s > 0) {
+    out << "point time limit: " << format_number(spec.point_time_limit_s)
+        << " s (a point past it is failed; --resume --retry-failed computes it again)\n";
+  }
+  if (!spec.job_events_dir.empty()) out << "job events: " << spec.job_events_dir << "/point-NNNNNN.csv per point\n";
   const ResultLayout layout = ResultLayout::of_grid(grid);
   const OutputEstimate output =
       estimate_output(grid, caching_trace_loader(), layout.metrics.size(), layout.series.size());

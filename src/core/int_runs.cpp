@@ -1,5 +1,8 @@
 #include "dcsweep/core/int_runs.hpp"
 
+#include <charconv>
+#include <stdexcept>
+
 #ifdef __AVX2__
 #include <immintrin.h>
 #endif
@@ -40,6 +43,42 @@ bool consecutive(std::span<const std::int32_t> values) {
     if (v[i] != first + static_cast<std::int32_t>(i)) return false;
   }
   return true;
+}
+
+std::string runs_text(std::span<const std::int32_t> values) {
+  std::string out;
+  for (std::size_t i = 0; i < values.size();) {
+    std::size_t j = i + 1;
+    while (j < values.size() && values[j] == values[j - 1] + 1) ++j;
+    if (!out.empty()) out += ' ';
+    out += std::to_string(values[i]);
+    if (j - i > 1) out += '-' + std::to_string(values[j - 1]);
+    i = j;
+  }
+  return out;
+}
+
+std::vector<std::int32_t> parse_runs_text(std::string_view text) {
+  std::vector<std::int32_t> out;
+  auto number = [&](std::string_view s) {
+    std::int32_t v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size() || s.empty()) {
+      throw std::invalid_argument("not a node list: '" + std::string(text) + "'");
+    }
+    return v;
+  };
+  while (!text.empty()) {
+    const std::size_t space = text.find(' ');
+    const std::string_view item = text.substr(0, space);
+    const std::size_t dash = item.find('-');
+    const std::int32_t first = number(item.substr(0, dash));
+    const std::int32_t last = dash == std::string_view::npos ? first : number(item.substr(dash + 1));
+    if (last < first) throw std::invalid_argument("not a node list: '" + std::string(text) + "'");
+    for (std::int32_t v = first; v <= last; ++v) out.push_back(v);
+    text = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+  }
+  return out;
 }
 
 }  // namespace dcsweep

@@ -35,7 +35,10 @@ std::vector<MetricSpec> datacenter_metric_specs() {
            "lowest high thermostat setting over the run (cooling thermostat; what thermostat_setting = peak fixes)"},
           {"sp_eir", "",
            "[P4] Sec. IV: total energy over a lower bound on the optimal placement's, with the same start times "
-           "(sim/sp_eir.hpp; cooling thermostat on a room with D, up to 2,048 zones)"}};
+           "(sim/sp_eir.hpp; cooling thermostat on a room with D, up to 2,048 zones)"},
+          {"max_compute_power_w", "W",
+           "peak of the nodes' total power (idle and off nodes included) over the run: what power_budget_w bounds"},
+          {"max_total_power_w", "W", "peak of node plus cooling power over the run; NaN without a cooling model"}};
 }
 
 std::vector<SeriesSpec> datacenter_series_specs() {
@@ -347,12 +350,16 @@ void DataCenterModel::advance_to(double time_s) {
   const double dt = time_s - last_s_;
   if (dt <= 0) return;
   compute_j_ += compute_w_ * dt;
+  peak_compute_w_ = std::isnan(peak_compute_w_) ? compute_w_ : std::max(peak_compute_w_, compute_w_);
   double cooling_w = 0, inlet_c = NAN;
   if (cooling_) {
     const CoolingInterval iv = cooling_->advance(time_s, redline_c_);
     cooling_j_ += iv.energy_j;
     cooling_w = iv.energy_j / dt;
     peak_cooling_w_ = std::max(peak_cooling_w_, iv.peak_power_w);
+    // The node power holds over the interval, so the peak total is at the cooling's peak.
+    const double total_w = compute_w_ + iv.peak_power_w;
+    peak_total_w_ = std::isnan(peak_total_w_) ? total_w : std::max(peak_total_w_, total_w);
     // The hottest inlet at the interval's highest supply: s_i T_sup + rise_i with F ([P4] Eq. 1).
     inlet_c = heat_.supply_share ? (iv.max_supply_c * heat_.supply_share->array() + inlet_->rise().array()).maxCoeff()
                                  : iv.max_supply_c + max_rise_k_;
@@ -430,7 +437,9 @@ void DataCenterModel::report(double end_s, Report& report) {
                            span > 0 ? setting_cs_ / span : NAN,  // NaN settings: not a thermostat
                            span > 0 && !std::isinf(min_setting_c_) ? min_setting_c_ : NAN,
                            bound_cooling_ && span > 0 ? (compute_j_ + cooling_j_) / (bound_compute_j_ + bound_cooling_j_)
-                                                      : NAN};
+                                                      : NAN,
+                           peak_compute_w_,
+                           thermal ? peak_total_w_ : NAN};
   for (std::size_t i = 0; i < specs.size(); ++i) report.add(specs[i], values[i]);
   bins_->emit(report, thermal);
   for (std::string& w : supply_warnings()) report.warnings.push_back(std::move(w));

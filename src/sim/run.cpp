@@ -13,12 +13,16 @@ namespace {
 const MetricSpec kThroughputPerEnergy{"throughput_per_energy", "1/(s J)",
                                       "[P4]: jobs completed per second of makespan per joule of total energy"};
 
-SimulationResult run_once(const Scenario& scenario, const HeatProvider& heat, bool keep_nodes) {
+SimulationResult run_once(const Scenario& scenario, const HeatProvider& heat, bool keep_nodes,
+                          std::span<SimObserver* const> extra, const WallLimit& limit) {
   UtilizationSeries utilization(scenario.platform.node_count, scenario.params.real("series_interval_s"));
   std::vector<SimObserver*> observers{&utilization};
+  observers.insert(observers.end(), extra.begin(), extra.end());
   const auto physics = make_datacenter_model(scenario, heat);
   if (physics) observers.push_back(physics.get());
-  SimulationResult result = simulate(scenario, SimulationOptions{observers, physics.get(), keep_nodes});
+  SimulationOptions options{observers, physics.get(), keep_nodes};
+  options.wall_limit = limit;
+  SimulationResult result = simulate(scenario, options);
   const Report& r = result.report;
   result.report.add(kThroughputPerEnergy,
                     r.value("jobs_completed") / r.value("makespan_s") / r.value("total_energy_j"));
@@ -42,21 +46,22 @@ std::vector<SeriesSpec> simulation_series_specs() {
   return out;
 }
 
-SimulationResult run_simulation(const Scenario& scenario, const HeatProvider& heat, bool keep_nodes) {
+SimulationResult run_simulation(const Scenario& scenario, const HeatProvider& heat, bool keep_nodes,
+                                std::span<SimObserver* const> extra, const WallLimit& limit) {
   const ParamSet& p = scenario.params;
   if (p.text("cooling") != "thermostat" || p.text("thermostat_setting") != "peak") {
-    return run_once(scenario, heat, keep_nodes);
+    return run_once(scenario, heat, keep_nodes, extra, limit);
   }
   // peak: a first pass with the setting at Eq. 6 after every change finds the run's lowest
   // bound, its most demanding moment; the run then holds that setting throughout.
   Scenario first = scenario;
   first.params.set("thermostat_setting", std::string("highest"));
   first.params.set("series_interval_s", 0.0);
-  const double lowest = run_once(first, heat, false).report.value("min_thermostat_high_c");
-  if (std::isnan(lowest)) return run_once(scenario, heat, keep_nodes);  // no thermal model: nothing to fix
+  const double lowest = run_once(first, heat, false, {}, limit).report.value("min_thermostat_high_c");
+  if (std::isnan(lowest)) return run_once(scenario, heat, keep_nodes, extra, limit);  // no thermal model: nothing to fix
   Scenario second = scenario;
   second.params.set("thermostat_high_c", lowest);
-  return run_once(second, heat, keep_nodes);
+  return run_once(second, heat, keep_nodes, extra, limit);  // the same limit: it covers both runs
 }
 
 }  // namespace dcsweep

@@ -34,6 +34,7 @@ class Engine final : public SchedulingContext, public NodeControl {
         observers_(options.observers.begin(), options.observers.end()),
         room_(options.room ? options.room : &no_room_),
         keep_nodes_(options.keep_nodes),
+        wall_limit_(options.wall_limit),
         machine_(scenario.platform.node_count),
         outcomes_(jobs_.size(), JobOutcome{NAN, NAN, false}),
         node_sets_(jobs_.size()),
@@ -59,6 +60,10 @@ class Engine final : public SchedulingContext, public NodeControl {
 
   SimulationResult run() {
     while (step()) {
+      if (wall_limit_.reached()) {
+        throw SimulationError("time limit of " + format_number(wall_limit_.limit_s) + " s reached at simulated time " +
+                              format_number(now_));
+      }
     }
     if (scheduler_->queued() > 0) {
       throw SimulationError(std::to_string(scheduler_->queued()) +
@@ -123,6 +128,7 @@ class Engine final : public SchedulingContext, public NodeControl {
   NoRoom no_room_;
   const RoomView* room_;
   bool keep_nodes_;
+  WallLimit wall_limit_;
   std::unique_ptr<Scheduler> own_scheduler_;
   std::unique_ptr<Allocator> own_allocator_;
   Scheduler* scheduler_;

@@ -3,9 +3,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
+#include "dcsweep/core/text.hpp"
+#include "dcsweep/sim/job_events.hpp"
 #include "dcsweep/sim/run.hpp"
 
 namespace dcsweep {
@@ -59,15 +64,52 @@ ResultLayout ResultLayout::every() {
 
 namespace {
 
+/// DIR/point-NNNNNN.csv, written whole under another name first: a killed run leaves no half file.
+void write_point_events(const std::string& dir, std::uint64_t flat, const JobEventLog& events) {
+  char name[32];
+  std::snprintf(name, sizeof name, "point-%06llu.csv", static_cast<unsigned long long>(flat));
+  const std::filesystem::path path = std::filesystem::path(dir) / name;
+  std::filesystem::path partial = path;
+  partial += ".partial";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  {
+    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+    out << JobEventLog::kHeader << events.rows();
+    if (!out.flush()) throw SimulationError(partial.string() + ": cannot write the point's job events");
+  }
+  std::filesystem::rename(partial, path, ec);
+  if (ec) throw SimulationError(path.string() + ": cannot write the point's job events: " + ec.message());
+}
+
+Report simulation_report(const Grid& grid, std::uint64_t flat, const ParamSet& params, const TraceLoader& loader,
+                         const HeatProvider& heat, const WallLimit& limit) {
+  const Scenario s = make_scenario(params, flat, grid.replicate(flat), loader);
+  const std::string& events_dir = grid.spec().job_events_dir;
+  if (events_dir.empty()) return run_simulation(s, heat, false, {}, limit).report;
+  const auto power = make_node_power(params, s.platform, s.key);
+  JobEventLog events(s.platform, power.get());
+  SimObserver* extra[] = {&events};
+  Report report = run_simulation(s, heat, false, extra, limit).report;
+  write_point_events(events_dir, flat, events);
+  return report;
+}
+
 Report point_report(const Grid& grid, std::uint64_t flat, const TraceLoader& loader, const HeatProvider& heat,
                     RatebasedCache* rate) {
+  const WallLimit limit{grid.spec().point_time_limit_s};  // from here: the scenario's build counts
   const ParamSet params = grid.params(flat);
-  if (!is_ratebased(params)) {
-    return run_simulation(make_scenario(params, flat, grid.replicate(flat), loader), heat).report;
-  }
+  if (!is_ratebased(params)) return simulation_report(grid, flat, params, loader, heat, limit);
   RatebasedCache own;
   const StreamKey key = point_stream_key(params, flat, grid.replicate(flat));
-  return solve_ratebased_epoch(params, key, heat, rate ? *rate : own).report;
+  Report report = solve_ratebased_epoch(params, key, heat, rate ? *rate : own).report;
+  // A rate-based epoch is one solve, limited by its own settings (ga_time_limit_s, nlp_time_limit_s):
+  // the point's limit is held against it when it ends.
+  if (limit.reached()) {
+    throw SimulationError("time limit of " + format_number(limit.limit_s) + " s reached (the rate-based solve ended " +
+                          "after it)");
+  }
+  return report;
 }
 
 }  // namespace

@@ -493,6 +493,45 @@ PointsTable read_points_table(const std::string& path) {
   return table;
 }
 
+std::vector<PointResult> read_point_results(const std::string& path, const ResultLayout& layout) {
+  const Checker check(path);
+  Handle file = check.handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,
+                             "open the file (is it a dcsweep result file?)");
+  const auto status = read_vector<std::int8_t>(check, file, "points/status", H5T_NATIVE_INT8);
+  const auto wall = read_vector<double>(check, file, "points/wall_s", H5T_NATIVE_DOUBLE);
+  const auto rank = read_vector<std::int32_t>(check, file, "points/rank", H5T_NATIVE_INT32);
+  Handle char_type = string_type(check, 1);
+  const auto errors = read_vector<char>(check, file, "points/error", char_type);
+  const std::size_t n = status.size();
+  if (wall.size() != n || rank.size() != n || errors.size() != n * kErrorTextBytes) {
+    throw std::runtime_error(path + ": its /points datasets do not match");
+  }
+  std::vector<PointResult> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const char* e = &errors[i * kErrorTextBytes];
+    out[i] = {i, PointStatus(status[i]), std::string(e, strnlen(e, kErrorTextBytes)), wall[i], rank[i], {}, {}};
+  }
+  for (const MetricSpec& m : layout.metrics) {
+    const bool present = H5Lexists(file, m.name.c_str(), H5P_DEFAULT) > 0;
+    const std::vector<double> v = present ? read_vector<double>(check, file, m.name, H5T_NATIVE_DOUBLE)
+                                          : std::vector<double>(n, NAN);
+    if (v.size() != n) throw std::runtime_error(path + ": metric " + m.name + " does not match its points");
+    for (std::size_t i = 0; i < n; ++i) out[i].metrics.push_back(v[i]);
+  }
+  for (const SeriesSpec& s : layout.series) {
+    const std::string group = "series/" + s.name + "/";
+    const auto offsets = read_vector<std::uint64_t>(check, file, group + "offsets", H5T_NATIVE_UINT64);
+    const auto times = read_vector<double>(check, file, group + "time_s", H5T_NATIVE_DOUBLE);
+    const auto values = read_vector<double>(check, file, group + "values", H5T_NATIVE_DOUBLE);
+    if (offsets.size() != n + 1 || times.size() != values.size()) throw std::runtime_error(path + ": series " + s.name + " does not match its points");
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto a = std::ptrdiff_t(offsets[i]), b = std::ptrdiff_t(offsets[i + 1]);
+      out[i].series.push_back({{times.begin() + a, times.begin() + b}, {values.begin() + a, values.begin() + b}});
+    }
+  }
+  return out;
+}
+
 std::vector<double> read_metric_values(const std::string& path, const std::string& name) {
   const Checker check(path);
   Handle file = check.handle(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose,

@@ -211,12 +211,13 @@ class SweepRun {
     }
     refuse_changes(was, "the run started");
     created_ = contents.header.created;
+    // A later record of a point replaces a failed one: it was computed again (--retry-failed).
     for (PointResult& r : contents.results) {
-      if (r.flat < results_.size() && results_[r.flat].status == PointStatus::pending) {
-        resumed_ += 1;
-        results_[r.flat] = std::move(r);
-      }
+      if (r.flat >= results_.size() || results_[r.flat].status == PointStatus::ok) continue;
+      if (results_[r.flat].status == PointStatus::pending) resumed_ += 1;
+      results_[r.flat] = std::move(r);
     }
+    if (options_.retry_failed) forget_failed();
     journal_.emplace(Journal::reopen(journal, contents.valid_bytes));
     lay_out({});
     if (!options_.quiet) {
@@ -237,12 +238,40 @@ class SweepRun {
     } catch (const std::exception& e) {
       throw InputError(std::string(e.what()) + "; it has no journal to resume from");
     }
-    refuse_changes(parse_spec(table.spec_text, options_.spec_path, catalog_), "the file was written");
+    const SweepSpec was = parse_spec(table.spec_text, options_.spec_path, catalog_);
+    refuse_changes(was, "the file was written");
     for (const std::int8_t s : table.status) {
       if (s == 0) throw InputError(output + ": has pending points but no journal to resume from; remove it to start over");
       if (s == 2) ++complete_failures_;
     }
-    return kNothingToDo;
+    if (!options_.retry_failed || complete_failures_ == 0) return kNothingToDo;
+    return reopen_complete(output, was);
+  }
+
+  /// --retry-failed on a finished file: its points go into a new journal (so a kill now loses
+  /// nothing), the failed ones are forgotten, and the run computes them.
+  int reopen_complete(const std::string& output, const SweepSpec& was) {
+    results_ = read_point_results(output, layout_);
+    if (results_.size() != grid_->size()) throw InputError(output + ": holds " + std::to_string(results_.size()) + " points, its spec " + std::to_string(grid_->size()));
+    created_ = utc_now();
+    journal_.emplace(Journal::create(journal_path(output), {options_.spec_path, was.text, created_, grid_->size()}));
+    journal_->append(results_);
+    journal_->sync();
+    forget_failed();
+    resumed_ = grid_->size() - complete_failures_;
+    lay_out({});
+    if (!options_.quiet) {
+      err_ << "dcsweep: resuming " << output << ": computing its " << complete_failures_ << " failed points again\n";
+    }
+    complete_failures_ = 0;
+    return kGo;
+  }
+
+  /// --retry-failed: the failed points become pending again.
+  void forget_failed() {
+    for (std::size_t i = 0; i < results_.size(); ++i) {
+      if (results_[i].status == PointStatus::failed) results_[i] = PointResult{}, resumed_ -= 1;
+    }
   }
 
   int report_complete() {

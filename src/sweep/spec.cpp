@@ -146,8 +146,16 @@ class SpecParser {
         spec_.seed = static_cast<std::uint64_t>(integer_at_least(node, 0, where));
       } else if (name == "replicates") {
         spec_.replicates = integer_at_least(node, 1, where);
+      } else if (name == "point_time_limit_s") {
+        const std::optional<double> v = node.value<double>();
+        if (!v || !(*v >= 0) || !std::isfinite(*v)) fail(line_of(node), where, "expected a number of seconds >= 0 (0: no limit)");
+        spec_.point_time_limit_s = *v;
+      } else if (name == "job_events_dir") {
+        if (!node.is_string() || node.as_string()->get().empty()) fail(line_of(node), where, "expected a folder's path");
+        spec_.job_events_dir = node.as_string()->get();
       } else {
-        unknown_key(static_cast<int>(key.source().begin.line), "[sweep]", name, keys_of({"name", "seed", "replicates"}));
+        unknown_key(static_cast<int>(key.source().begin.line), "[sweep]", name,
+                    keys_of({"name", "seed", "replicates", "point_time_limit_s", "job_events_dir"}));
       }
     }
   }

@@ -5,6 +5,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace dcsweep {
 
@@ -13,5 +16,12 @@ bool ascending(std::span<const std::int32_t> values);
 
 /// Whether values[k] == values[0] + k for every k < values.size() (consecutive, in order).
 bool consecutive(std::span<const std::int32_t> values);
+
+/// The values in order, space-separated, with each run of two or more consecutive ascending
+/// values written "a-b", as batch systems write node lists: {0, 1, 2, 7, 5, 6} -> "0-2 7 5-6".
+/// (Order is kept: a node list is in task order, task i on the i-th node.)
+std::string runs_text(std::span<const std::int32_t> values);
+/// The values of a runs_text; std::invalid_argument on anything else.
+std::vector<std::int32_t> parse_runs_text(std::string_view text);
 
 }  // namespace dcsweep

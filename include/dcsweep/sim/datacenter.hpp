@@ -115,6 +115,8 @@ class DataCenterModel final : public SimObserver, public RoomView {
   double start_s_ = 0, last_s_ = 0, compute_w_ = 0;
   // integrals and extremes
   double compute_j_ = 0, cooling_j_ = 0, peak_cooling_w_ = 0, max_inlet_c_ = -1e300, above_s_ = 0, supply_cs_ = 0;
+  /// Peaks over the intervals between events (a state that lasts no time does not count).
+  double peak_compute_w_ = NAN, peak_total_w_ = NAN;
   double below_floor_s_ = 0, min_supply_c_ = INFINITY, max_supply_c_ = -INFINITY;
   std::unique_ptr<Bins> bins_;
   // the thermostat's setting over the run

@@ -20,7 +20,9 @@ std::vector<SeriesSpec> simulation_series_specs();
 /// is also the room view the policies read. `keep_nodes`: each job's nodes in the result.
 /// With cooling thermostat and thermostat_setting = peak, the simulation runs twice: first with
 /// the setting at [P4] Eq. 6 after every change, to find the run's lowest bound; then with the
-/// setting fixed there (thermostat_high_c).
-SimulationResult run_simulation(const Scenario& scenario, const HeatProvider& heat = {}, bool keep_nodes = false);
+/// setting fixed there (thermostat_high_c). `extra` observers see the run that is reported;
+/// `limit` covers every run together.
+SimulationResult run_simulation(const Scenario& scenario, const HeatProvider& heat = {}, bool keep_nodes = false,
+                                std::span<SimObserver* const> extra = {}, const WallLimit& limit = {});
 
 }  // namespace dcsweep

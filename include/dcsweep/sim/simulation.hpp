@@ -16,6 +16,7 @@
 // A running job's progress is kept in trace seconds of work: it runs at 1 / scale of them per
 // second (scale from the runtime model, sim/runtime_model.hpp), so a resize rescales only what is
 // left. Node power states (on, off, booting) are the Machine's; a boot takes node_boot_s.
+#include <chrono>
 #include <cmath>
 #include <span>
 #include <vector>
@@ -58,6 +59,19 @@ class RoomView;
 class Scheduler;
 class Allocator;
 
+/// A wall-clock limit on a simulation (a sweep's point_time_limit_s): the engine checks it after
+/// every event, so a run stops at most one event (one scheduler pass: parm's decisions are bounded
+/// by their work limits) after the limit, with SimulationError "time limit of N s reached at
+/// simulated time T".
+struct WallLimit {
+  double limit_s = 0;  ///< 0: none
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+
+  bool reached() const {
+    return limit_s > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit_s;
+  }
+};
+
 struct SimulationOptions {
   std::span<SimObserver* const> observers;
   const RoomView* room = nullptr;  ///< what policies see of the room (nullptr: no room)
@@ -65,6 +79,7 @@ struct SimulationOptions {
   /// Policies given by the caller instead of the ones the parameters name (tests, embedding).
   Scheduler* scheduler = nullptr;
   Allocator* allocator = nullptr;
+  WallLimit wall_limit;
 };
 
 /// Runs the scenario to the end. SimulationError if an invariant breaks (a node given twice, or

@@ -72,6 +72,12 @@ struct PointsTable {
 };
 PointsTable read_points_table(const std::string& path);
 
+/// Every point's result as a complete file holds it (status, error, wall time, rank, the metrics
+/// and series of `layout`), read serially: what `run --resume --retry-failed` keeps of a finished
+/// sweep while it computes its failed points again. std::runtime_error naming the file on a file
+/// that does not match the layout.
+std::vector<PointResult> read_point_results(const std::string& path, const ResultLayout& layout);
+
 /// The flat values of root dataset `name` (a metric), row-major over its dimensions, read
 /// serially; std::runtime_error naming the file when there is no such float64 dataset.
 std::vector<double> read_metric_values(const std::string& path, const std::string& name);

@@ -31,6 +31,7 @@ struct RunOptions {
   double lock_wait_s = 0;        ///< wait this long for another run on the output to end (run_lock.hpp)
   std::string version;      ///< provenance, stored in the file
   std::string git_commit;
+  bool retry_failed = false;  ///< with resume: failed points are computed again (else kept failed)
 };
 
 /// Runs the sweep; returns the exit code (0 ok, 1 some point failed, 2 bad input), the same on

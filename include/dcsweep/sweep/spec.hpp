@@ -82,6 +82,11 @@ struct SweepSpec {
   std::string name;
   std::uint64_t seed = 1;
   std::int64_t replicates = 1;
+  /// Wall seconds a point may run before it is stopped and recorded as failed (0: no limit).
+  /// Not part of what the sweep computes: a resume may change it (to give a slow point more time).
+  double point_time_limit_s = 0;
+  /// Where each point's job events are kept (DIR/point-NNNNNN.csv; "": not kept).
+  std::string job_events_dir;
   std::vector<std::pair<std::string, ParamValue>> base;
   std::vector<Axis> axes;  ///< [axes] in file order, then [[zip]] groups in file order; for a
                            ///< sampled design one axis, `sample`, setting every factor together
