@@ -10,7 +10,8 @@ namespace dcsweep {
 
 JobEventLog::JobEventLog(const Platform& platform, const NodePowerTable* power) : platform_(platform) {
   if (power) power_ = *power;
-  caps_ = power_ && std::any_of(power_->begin(), power_->end(), [](const TypePower& t) { return !std::isnan(t.cap_offset_w); });
+  caps_ = power_ &&
+          std::any_of(power_->begin(), power_->end(), [](const TypePower& t) { return !std::isnan(t.cap_offset_w); });
 }
 
 const TypePower& JobEventLog::type_power(std::int32_t node) const {

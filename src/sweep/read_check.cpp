@@ -47,9 +47,8 @@ void ReadCheck::observe(const ParamSet& point) {
 void ReadCheck::finish() const {
   for (const Explicit& e : explicit_) {
     if (e.read) continue;
-    throw InputError(path_ + ":" + e.where + ": parameter '" + e.spec->name + "' is read by " +
-                     readers_text(*e.spec) + "; no point of this sweep has that (" + seen_text(e.seen) +
-                     "): remove it, or add what reads it");
+    throw InputError(path_ + ":" + e.where + ": parameter '" + e.spec->name + "' is read by " + readers_text(*e.spec) +
+                     "; no point of this sweep has that (" + seen_text(e.seen) + "): remove it, or add what reads it");
   }
 }
 

@@ -257,8 +257,8 @@ class SweepRun {
     journal_.emplace(Journal::create(journal_path(output), {options_.spec_path, was.text, created_, grid_->size()}));
     journal_->append(results_);
     journal_->sync();
+    resumed_ = grid_->size();
     forget_failed();
-    resumed_ = grid_->size() - complete_failures_;
     lay_out({});
     if (!options_.quiet) {
       err_ << "dcsweep: resuming " << output << ": computing its " << complete_failures_ << " failed points again\n";

@@ -3,13 +3,15 @@ points on a busy 128-node room where one point (wse at gamma 0.2) takes seconds 
 fraction of one: with a 1 s limit that point stops, is recorded as failed with "time limit of 1 s
 reached at simulated time T", and the others are saved as a run without the limit saves them.
 `--resume` keeps the failed point failed; `--resume --retry-failed` with the limit lifted computes
-it (and nothing else) again; `analyze` counts failed points."""
+it (and nothing else) again, from a finished file or from the journal of a retry killed midway;
+`analyze` counts failed points."""
 import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 import h5py
@@ -94,6 +96,34 @@ class PointTimeLimit(unittest.TestCase):
             for name, values in metrics.items():
                 np.testing.assert_array_equal(values, reference[name], err_msg=name)
             self.assertFalse(os.path.exists(out + ".journal"))
+
+    def test_a_retry_killed_midway_resumes_from_its_journal(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            spec, out = os.path.join(tmp, "s.toml"), os.path.join(tmp, "out.h5")
+            write(spec, 1)
+            sweeplib.run(BINARY, ["run", spec, "-o", out, "--quiet"], 2, check_code=1)
+            write(spec, 0)
+            self.start_retry_and_kill_it(spec, out)
+            # from the journal, a plain resume keeps the failed point failed...
+            sweeplib.run(BINARY, ["run", spec, "-o", out, "--resume", "--quiet"], 2, check_code=1)
+            status, errors, _ = points(out)
+            self.assertEqual(list(status), [1, 1, 1, 2])
+            self.assertRegex(errors[SLOW], r"^time limit of 1 s reached")
+            # ...and --retry-failed computes it
+            self.start_retry_and_kill_it(spec, out)
+            sweeplib.run(BINARY, ["run", spec, "-o", out, "--resume", "--retry-failed", "--quiet"], 2, check_code=0)
+            self.assertEqual(list(points(out)[0]), [1, 1, 1, 1])
+
+    def start_retry_and_kill_it(self, spec, out):
+        """A --retry-failed run of a finished file, killed while it computes the slow point."""
+        proc = sweeplib.start(BINARY, ["run", spec, "-o", out, "--resume", "--retry-failed", "--quiet"], 2)
+        deadline = time.time() + 60
+        while not os.path.exists(out + ".journal"):  # the finished points, journaled first
+            self.assertLess(time.time(), deadline, "no journal")
+            time.sleep(0.02)
+        time.sleep(0.3)  # the slow point takes seconds without its limit
+        sweeplib.kill_job(proc)
+        self.assertTrue(os.path.exists(out + ".journal"))
 
     def test_bad_settings_are_one_line(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -34,23 +34,25 @@ TEST(ReadBy, EveryParameterIsRefusedWhereNothingReadsItAndAcceptedWhereAReaderDo
     bool composable = true;
     for (const ParamReader& r : spec.read_by) {
       const std::string other = value_reading_nothing(spec, catalog.at(catalog.index_of(r.param)));
-      if (other.empty()) composable = false;
-      else ignoring.set_text(r.param, other);
+      if (other.empty())
+        composable = false;
+      else
+        ignoring.set_text(r.param, other);
     }
     if (!composable) continue;  // every value of a selector reads it
     ignoring.set(spec.name, spec.default_value);
     SCOPED_TRACE(spec.name);
-    EXPECT_EQ(test::input_error([&] { check_params_read(ignoring); }),
-              "parameter '" + spec.name + "' is read by " + readers_text(spec) + "; this run has " +
-                  [&] {
-                    std::vector<std::string> seen;
-                    for (const ParamReader& r : spec.read_by) {
-                      const std::string part = r.param + " = " + format_value(ignoring.value(r.param));
-                      if (std::find(seen.begin(), seen.end(), part) == seen.end()) seen.push_back(part);
-                    }
-                    std::sort(seen.begin(), seen.end());
-                    return join(seen, "; ");
-                  }());
+    EXPECT_EQ(
+        test::input_error([&] { check_params_read(ignoring); }),
+        "parameter '" + spec.name + "' is read by " + readers_text(spec) + "; this run has " + [&] {
+          std::vector<std::string> seen;
+          for (const ParamReader& r : spec.read_by) {
+            const std::string part = r.param + " = " + format_value(ignoring.value(r.param));
+            if (std::find(seen.begin(), seen.end(), part) == seen.end()) seen.push_back(part);
+          }
+          std::sort(seen.begin(), seen.end());
+          return join(seen, "; ");
+        }());
     for (const ParamReader& r : spec.read_by) {
       ParamSet reading = ignoring;
       reading.set_text(r.param, r.values.front());
