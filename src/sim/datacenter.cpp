@@ -13,8 +13,17 @@ std::vector<ParamSpec> datacenter_params() {
   std::vector<ParamSpec> out{
       node_power_param(),
   };
+  // The room's and its cooling's parameters are read on a platform with a room: every one but the
+  // trace's machine (the cooling controllers' own, through `cooling`, then too).
+  ParamReader with_room{"platform", {}};
+  for (const std::string& name : platform_registry().names()) {
+    if (name != "trace") with_room.values.push_back(name);
+  }
   for (ParamSpec& s : room_params()) out.push_back(std::move(s));
   for (ParamSpec& s : cooling_params()) out.push_back(std::move(s));
+  for (std::size_t k = 1; k < out.size(); ++k) {
+    if (out[k].read_by.empty()) out[k].read_by = {with_room};
+  }
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "dcsweep/sweep/read_check.hpp"
 
+#include <algorithm>
+
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/core/text.hpp"
 
@@ -52,13 +54,24 @@ void ReadCheck::finish() const {
   }
 }
 
+/// Why `spec` is not read: "read by R; this run has S", or, when a reader's value is there but its
+/// selector is itself not read, why that selector is not ("...; 'cooling' is read by ...").
+std::string unread_reason(const ParamSpec& spec, const ParamSet& values) {
+  for (const ParamReader& r : spec.read_by) {
+    const std::string value = format_value(values.value(r.param));
+    if (std::find(r.values.begin(), r.values.end(), value) == r.values.end()) continue;
+    const ParamSpec& selector = values.catalog().at(values.catalog().index_of(r.param));
+    return "read by " + readers_text(spec) + "; '" + r.param + "' is " + unread_reason(selector, values);
+  }
+  std::map<std::string, std::set<std::string>> seen;
+  note_selectors(spec, values, seen);
+  return "read by " + readers_text(spec) + "; this run has " + seen_text(seen);
+}
+
 void check_params_read(const ParamSet& values) {
   for (const ParamSpec& spec : values.catalog().all()) {
     if (!values.was_set(spec.name) || param_is_read(spec, values)) continue;
-    std::map<std::string, std::set<std::string>> seen;
-    note_selectors(spec, values, seen);
-    throw InputError("parameter '" + spec.name + "' is read by " + readers_text(spec) + "; this run has " +
-                     seen_text(seen));
+    throw InputError("parameter '" + spec.name + "' is " + unread_reason(spec, values));
   }
 }
 
