@@ -1,6 +1,7 @@
 // mtdp: total-power-minimising consolidation (alloc/thermal_rank.hpp).
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 
 #include "dcsweep/alloc/allocator.hpp"
@@ -27,43 +28,32 @@ class MtdpAllocator final : public Allocator {
  public:
   explicit MtdpAllocator(std::int32_t node_count) : node_count_(node_count) {}
 
-  /// Greedy: one node at a time, the free node whose start leaves the least total power.
+  /// Greedy: one node at a time, the free node whose start leaves the least total power (the
+  /// lowest id on ties). What a node's start does depends only on its zone and its power delta:
+  /// each step scores each such class once and takes the class's lowest free node.
   bool allocate(const AllocationRequest& request, std::vector<NodeId>& out) override {
     const RoomView& room = request.room;
     const HeatDistribution& d = heat_of(room, "allocator 'mtdp'");
     const TotalPower total{room, room.supply_share()};
     Eigen::VectorXd rise = room.inlet_rise_k();
     double compute = room.zone_power_w().sum();
+    group_free_nodes(request);
     Eigen::VectorXd trial, column;
-    taken_.assign(std::size_t(node_count_), 0);
     for (std::int32_t k = 0; k < request.nodes; ++k) {
-      NodeId best = -1;
-      double best_w = INFINITY, best_delta = 0;
-      std::int32_t last_zone = -1;
-      double last_delta = NAN, last_w = NAN;
-      for (NodeId n = 0; n < node_count_; ++n) {
-        if (!request.machine.is_free(n) || taken_[std::size_t(n)]) continue;
-        const std::int32_t z = room.zone_of(n);
-        const double delta = room.busy_power_w(n, request.config) - room.idle_power_w(n);
-        if (z != last_zone || delta != last_delta) {  // nodes of one zone and power cost the same
-          d.column(z, column);
-          trial = rise + column * delta;
-          last_w = total(compute + delta, trial);
-          last_zone = z;
-          last_delta = delta;
-        }
-        if (last_w < best_w) {
-          best = n;
-          best_w = last_w;
-          best_delta = delta;
-        }
+      Class* best = nullptr;
+      double best_w = INFINITY;
+      for (Class& c : classes_) {
+        if (c.next == c.nodes.size()) continue;
+        d.column(c.zone, column);
+        trial = rise + column * c.delta;
+        const double w = total(compute + c.delta, trial);
+        if (w < best_w || (w == best_w && c.nodes[c.next] < best->nodes[best->next])) best = &c, best_w = w;
       }
-      if (best < 0) return false;
-      d.column(room.zone_of(best), column);
-      rise += column * best_delta;
-      compute += best_delta;
-      taken_[std::size_t(best)] = 1;
-      out.push_back(best);
+      if (!best) return false;
+      d.column(best->zone, column);
+      rise += column * best->delta;
+      compute += best->delta;
+      out.push_back(best->nodes[best->next++]);
     }
     std::sort(out.begin(), out.end());
     return true;
@@ -94,7 +84,28 @@ class MtdpAllocator final : public Allocator {
 
  private:
   std::int32_t node_count_;
-  std::vector<char> taken_;
+  /// Free nodes of one zone and one power delta, ascending; `next` the first not yet taken.
+  struct Class {
+    std::int32_t zone;
+    double delta;
+    std::vector<NodeId> nodes;
+    std::size_t next = 0;
+  };
+
+  void group_free_nodes(const AllocationRequest& request) {
+    classes_.clear();
+    std::map<std::pair<std::int32_t, double>, std::size_t> index;
+    for (NodeId n = 0; n < node_count_; ++n) {
+      if (!request.machine.is_free(n)) continue;
+      const std::int32_t z = request.room.zone_of(n);
+      const double delta = request.room.busy_power_w(n, request.config) - request.room.idle_power_w(n);
+      const auto [it, added] = index.try_emplace({z, delta}, classes_.size());
+      if (added) classes_.push_back({z, delta, {}});
+      classes_[it->second].nodes.push_back(n);
+    }
+  }
+
+  std::vector<Class> classes_;
   std::vector<NodeId> order_;
 };
 

@@ -13,6 +13,7 @@
 //   come from per-axis histograms in O(k + dimension sizes) (comm_cost.hpp).
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 #include "dcsweep/alloc/nearest.hpp"
 #include "dcsweep/platform/network.hpp"
@@ -43,6 +44,8 @@ struct NearestSearch::Impl {
   std::vector<Offset> centres(NearestKind kind, const Machine& machine) const;
   std::int64_t l1_score(const Machine& machine, const Offset& centre, std::int32_t k, std::int64_t bound);
   std::int64_t histogram_score();
+  std::int64_t ideal_score(std::int32_t k);
+  bool box_all_free(const Offset& centre, std::int32_t r) const;
   // shared
   std::vector<NodeId> collect(const std::vector<Offset>& order, const Machine& machine, const Offset& centre,
                               std::int32_t k) const;
@@ -58,6 +61,7 @@ struct NearestSearch::Impl {
   std::vector<Offset> shell_order_, l1_order_;
   std::array<AxisHistogram, 3> axes_;
   std::vector<NodeId> taken_;
+  std::unordered_map<std::int32_t, std::int64_t> ideal_;  ///< ideal_score by k
 };
 
 namespace {
@@ -255,10 +259,64 @@ std::int64_t NearestSearch::Impl::l1_score(const Machine& machine, const Offset&
   return score;
 }
 
+/// The pairwise hops of the first k offsets of l1_order_: what every centre collects whose
+/// surroundings are free (box_all_free at their largest L1 radius). Translation-invariant.
+std::int64_t NearestSearch::Impl::ideal_score(std::int32_t k) {
+  if (const auto it = ideal_.find(k); it != ideal_.end()) return it->second;
+  std::array<AxisHistogram, 3> axes;
+  for (int d = 0; d < 3; ++d) {
+    const std::int32_t len = grid_.dims()[d];
+    axes[d].wrap = grid_.torus() ? len : 0;
+    axes[d].count.assign(std::size_t(grid_.torus() ? len : 2 * len - 1), 0);
+  }
+  for (std::int32_t i = 0; i < k; ++i) {
+    for (int d = 0; d < 3; ++d) {
+      const std::int32_t len = grid_.dims()[d], o = l1_order_[std::size_t(i)][d];
+      ++axes[d].count[std::size_t(grid_.torus() ? (o + len) % len : o + len - 1)];
+    }
+  }
+  std::int64_t total = 0;
+  for (const AxisHistogram& axis : axes) total += axis_pair_distance_sum(axis);
+  return ideal_[k] = total;
+}
+
+/// Whether every node within L_inf radius r of `centre` is free and, on a mesh, inside it: then
+/// every offset of L1 length <= r is a free node, and a centre needing no farther one collects
+/// exactly l1_order_'s first nodes (needs build_prefix).
+bool NearestSearch::Impl::box_all_free(const Offset& centre, std::int32_t r) const {
+  std::int64_t volume = 1;
+  for (int d = 0; d < 3; ++d) {
+    const std::int32_t len = grid_.dims()[d];
+    if (grid_.torus()) {
+      volume *= std::min(2 * r + 1, len);
+    } else {
+      if (centre[d] < r || centre[d] + r >= len) return false;
+      volume *= 2 * r + 1;
+    }
+  }
+  return box_count(centre, r) == volume;
+}
+
+/// Below this many nodes the walks are short: no prefix table.
+constexpr std::int32_t kIdealSkipMinNodes = 32;
+
 std::vector<NodeId> NearestSearch::Impl::by_pairwise_hops(NearestKind kind, const Machine& machine, std::int32_t k) {
   std::int64_t best = std::numeric_limits<std::int64_t>::max();
   Offset best_centre{};
+  // Every centre with a free box of radius r (the k-th offset's L1 length) scores ideal_score(k):
+  // the first one is scored without a walk, the later ones only tie (ties keep the earlier).
+  const bool skip = k >= kIdealSkipMinNodes;
+  const std::int32_t r = skip ? l1(l1_order_[std::size_t(k - 1)]) : 0;
+  bool ideal_seen = false;
+  if (skip) build_prefix(machine);
   for (const Offset& centre : centres(kind, machine)) {
+    if (skip && box_all_free(centre, r)) {
+      if (ideal_seen) continue;
+      ideal_seen = true;
+      const std::int64_t s = ideal_score(k);
+      if (s < best) best = s, best_centre = centre;
+      continue;
+    }
     const std::int64_t s = l1_score(machine, centre, k, best);
     if (s < best) best = s, best_centre = centre;
   }

@@ -44,6 +44,9 @@ struct WorkloadShape {
   /// `gamma` (the points sharing the workload differ in gamma: the load scales as 1 / gamma).
   double offered_load = 0;
   double gamma = 1;
+  double node_sum = 0;     ///< sum over jobs of their nodes (k)
+  double node_sq_sum = 0;  ///< of k^2
+  double room_zones = 0;   ///< zones of the room's thermal model (0: no room)
 
   double load_at(double point_gamma) const { return offered_load * gamma / point_gamma; }
 };
@@ -57,8 +60,11 @@ WorkloadShape workload_shape(const Scenario& s) {
   double node_s = 0, node_count = 0, first = INFINITY, last = -INFINITY;
   for (const Job& j : s.workload.jobs) {
     node_s += double(j.nodes) * j.runtime_s, node_count += double(j.nodes);
+    shape.node_sq_sum += double(j.nodes) * double(j.nodes);
     first = std::min(first, j.submit_s), last = std::max(last, j.submit_s);
   }
+  shape.node_sum = node_count;
+  if (s.platform.has_room()) shape.room_zones = zones_of(s.params, s.platform);
   if (shape.jobs > 0) shape.mean_job_nodes = node_count / shape.jobs;
   if (last > first) shape.offered_load = node_s / (shape.nodes * (last - first));
   shape.gamma = s.params.real("gamma");
@@ -79,12 +85,28 @@ double parm_cost(const ParamSet& p, const WorkloadShape& shape, const CostModel&
   return 2 * shape.jobs * factor * (model.parm_per_decision_s + model.parm_per_decision_job_s * (running + queued));
 }
 
+/// The allocator's decisions, one per job (fitted per allocator on bench_decisions' runs of
+/// CEA-Curie on meng40, oxley1080, oxley4320 and intrepid: README, Performance): N nodes, k a
+/// job's nodes, Z the room's zones.
+double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostModel& model) {
+  const std::string& a = p.text("allocator");
+  const double n = shape.nodes, jobs = shape.jobs, z2 = shape.room_zones * shape.room_zones;
+  if (a == "mc1x1") return model.mc1x1_per_node_s * n * jobs;  // a prefix table and every free centre
+  if (a == "mm") return model.mm_per_node_k_s * n * shape.node_sum;  // every centre walks ~k / free share
+  if (a == "genalg") return model.genalg_per_node_k_s * n * shape.node_sum;
+  if (a == "bqp") return (n > 2.0 * double(p.integer("bqp_exact_max_nodes")) ? model.bqp_per_node_s : model.bqp_small_per_node_s) * n * jobs;
+  if (a == "mpit") return model.mpit_per_zone2_s * z2 * jobs;  // the LP over every zone
+  if (a == "joint") return model.mpit_per_zone2_s * z2 * jobs + model.joint_per_k2_s * shape.node_sq_sum;
+  if (a == "mtdp") return model.mtdp_per_node_s * n * jobs + model.mtdp_per_k_zone2_s * shape.node_sum * z2;
+  return 0;  // first_fit, random, lrh, hts: per node handed out (workload_cost)
+}
+
 /// The seconds a point's scheduler and cooling add to its workload's cost: conservative and edf
 /// plan the queue; parm solves its ILP (parm_cost); a thermostat CRAC switches modes and sets Eq. 6 at every change, and on a
 /// room with D the sp_eir bound solves one LP per distinct (busy, on) count of nodes (at most
 /// one per node count with every node on, one per pair with idle nodes switched off).
 double policy_cost(const ParamSet& p, const WorkloadShape& shape, const CostModel& model) {
-  double cost = 0;
+  double cost = allocator_cost(p, shape, model);
   const std::string& scheduler = p.text("scheduler");
   if (scheduler == "conservative" || scheduler == "edf") cost += model.per_job_planning_s * shape.jobs;
   if (scheduler == "parm") cost += parm_cost(p, shape, model);

@@ -1,8 +1,11 @@
-"""The cost estimate holds where a policy's cost grows with the queue (issue 28, item 3): a reduced
+"""The cost estimate holds where a policy's cost grows with the queue (issue 28, item 3) and where
+the allocator's does with the machine (issue 29, item 4). A reduced
 PARM grid on a busy 128-node room (the shipped parm-busy128.toml's setting, fewer points), run on
 2 ranks; `/points/cost_estimate_s` summed over the grid is within a wide margin of `/points/wall_s`
 summed (a ratio, not a timed test: the estimate was calibrated on this kind of machine, and the
-margin leaves room for a slower or busier one). Also: every PARM point reports its decisions, the
+margin leaves room for a slower or busier one). Then every allocator with a cost of its own on
+oxley1080 (CEA-Curie's jobs from 10,500 scaled, as in the README's table): each point's estimate
+within 5 x of its time where it takes more than 0.1 s, the grid's within 3 x. Also: every PARM point reports its decisions, the
 unproven ones among them, and a gap in [0, 1)."""
 import os
 import sys
@@ -41,19 +44,21 @@ first_job = [1000, 20000, 25000]
 """
 
 
+def run_on_two_ranks(spec_text, datasets):
+    """Runs the spec on 2 ranks; the named datasets of its result file, flattened."""
+    with tempfile.TemporaryDirectory() as tmp:
+        spec, out = os.path.join(tmp, "spec.toml"), os.path.join(tmp, "out.h5")
+        with open(spec, "w") as f:
+            f.write(spec_text)
+        sweeplib.run(BINARY, ["run", spec, "-o", out, "--quiet"], 2, cwd=ROOT, check_code=0)
+        with h5py.File(out, "r") as f:
+            return [f[name][:].reshape(-1) for name in datasets]
+
+
 class CostEstimate(unittest.TestCase):
     def test_parm_grid_estimate_within_a_wide_margin_of_its_time(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            spec, out = os.path.join(tmp, "parm.toml"), os.path.join(tmp, "parm.h5")
-            with open(spec, "w") as f:
-                f.write(SPEC)
-            sweeplib.run(BINARY, ["run", spec, "-o", out, "--quiet"], 2, cwd=ROOT, check_code=0)
-            with h5py.File(out, "r") as f:
-                estimate = f["points/cost_estimate_s"][:]
-                wall = f["points/wall_s"][:]
-                decisions = f["parm_decisions"][:].reshape(-1)
-                unproven = f["parm_decisions_unproven"][:].reshape(-1)
-                gap = f["parm_max_gap"][:].reshape(-1)
+        estimate, wall, decisions, unproven, gap = run_on_two_ranks(
+            SPEC, ["points/cost_estimate_s", "points/wall_s", "parm_decisions", "parm_decisions_unproven", "parm_max_gap"])
         ratio = estimate.sum() / wall.sum()
         self.assertTrue(1 / 5 < ratio < 5, f"estimate {estimate.sum():.2f} s against {wall.sum():.2f} s measured")
         ilp = ~np.isnan(decisions)  # baseline points run EASY: no decisions
@@ -62,6 +67,34 @@ class CostEstimate(unittest.TestCase):
         self.assertTrue((unproven[ilp] <= decisions[ilp]).all())
         self.assertTrue(((gap[ilp] >= 0) & (gap[ilp] < 1)).all())
         self.assertTrue(np.isnan(decisions[~ilp]).all())
+
+    def test_allocator_grid_estimate_within_a_wide_margin_of_its_time(self):
+        estimate, wall, status = run_on_two_ranks(
+            ALLOCATOR_SPEC, ["points/cost_estimate_s", "points/wall_s", "points/status"])
+        self.assertTrue((status == 1).all())  # ok
+        ratio = estimate.sum() / wall.sum()
+        self.assertTrue(1 / 3 < ratio < 3, f"estimate {estimate.sum():.2f} s against {wall.sum():.2f} s measured")
+        slow = wall > 0.1
+        self.assertGreaterEqual(slow.sum(), 3)  # bqp, mpit, joint at least
+        for e, w in zip(estimate[slow], wall[slow]):
+            self.assertTrue(1 / 5 < e / w < 5, f"a point estimated {e:.3f} s took {w:.3f} s")
+
+
+ALLOCATOR_SPEC = """
+[sweep]
+name = "alloc-cost"
+seed = 29
+
+[base]
+platform = "oxley1080"
+trace = "inputs/traces/CEA-Curie-2011-2.1-cln.swf.gz"
+first_job = 10500
+jobs = 300
+scale_to_platform = true
+
+[axes]
+allocator = ["mc1x1", "mm", "genalg", "bqp", "mpit", "joint", "mtdp"]
+"""
 
 
 if __name__ == "__main__":

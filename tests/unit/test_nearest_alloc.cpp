@@ -121,6 +121,95 @@ TEST(Nearest, FastEqualsStraightforwardOnRandomMachines) {
   EXPECT_GT(cases, 300);
 }
 
+/// A machine of `p`'s size with only these nodes free: boxes [lo, lo + size) (wrapped on a torus)
+/// and `scattered` seeded random nodes.
+struct Box {
+  std::array<std::int32_t, 3> lo, size;
+};
+Machine free_only(const Platform& p, const std::vector<Box>& boxes, int scattered, std::uint64_t seed) {
+  const auto& d = p.network_dims;
+  std::vector<char> is_free(std::size_t(p.node_count), 0);
+  for (const auto& [lo, size] : boxes) {
+    for (std::int32_t x = 0; x < size[0]; ++x) {
+      for (std::int32_t y = 0; y < size[1]; ++y) {
+        for (std::int32_t z = 0; z < size[2]; ++z) {
+          const std::int32_t cx = (lo[0] + x) % d[0], cy = (lo[1] + y) % d[1], cz = (lo[2] + z) % d[2];
+          is_free[std::size_t((cx * d[1] + cy) * d[2] + cz)] = 1;
+        }
+      }
+    }
+  }
+  RngStream rng({seed, 0, 0}, StreamPurpose::allocator);
+  for (int i = 0; i < scattered; ++i) is_free[std::size_t(rng.integer(0, p.node_count - 1))] = 1;
+  std::vector<NodeId> busy;
+  for (NodeId n = 0; n < p.node_count; ++n) {
+    if (!is_free[std::size_t(n)]) busy.push_back(n);
+  }
+  return with_busy(p.node_count, busy);
+}
+
+TEST(Nearest, FastEqualsStraightforwardAtIntrepidsSize) {
+  // Intrepid's 40 x 32 x 32 torus, mostly busy: a free 9^3 block (centres deep inside it collect
+  // l1_order's first nodes and are scored once), a 3^3 block across the torus's edges, a few
+  // scattered free nodes; jobs small and large enough for that shortcut.
+  {
+    const Platform p = network(NetworkKind::torus, {40, 32, 32});
+    const Machine m = free_only(p, {Box{{10, 5, 20}, {9, 9, 9}}, Box{{39, 31, 31}, {3, 3, 3}}}, 2, 7);
+    for (const std::int32_t k : {3, 32, 300}) {
+      for (const NearestKind nearest : {NearestKind::mc1x1, NearestKind::mm, NearestKind::genalg}) {
+        const Nodes got = both(nearest, p, m, k);
+        ASSERT_EQ(std::ssize(got), k);
+      }
+    }
+  }
+}
+
+TEST(Nearest, FastEqualsStraightforwardOnMostlyFreeMachines) {
+  // One busy node at (4, 4, 4) of a 9^3 torus, 63 nodes (a whole L1 ball of radius 3): centre
+  // 0's surroundings are free (scored by the shortcut, not walked); every later centre collects
+  // the same ball or one with the busy node replaced by a farther one. The first centre's ball
+  // wins the tie, whatever the centres that were walked.
+  {
+    const Platform p = network(NetworkKind::torus, {9, 9, 9});
+    const Machine m = with_busy(729, {(4 * 9 + 4) * 9 + 4});
+    Nodes ball;
+    for (NodeId n = 0; n < 729; ++n) {
+      const auto ring = [](std::int32_t v) { return std::min(v, 9 - v); };
+      if (ring(n / 81) + ring(n / 9 % 9) + ring(n % 9) <= 3) ball.push_back(n);
+    }
+    ASSERT_EQ(ball.size(), 63u);
+    for (const NearestKind nearest : {NearestKind::mm, NearestKind::genalg}) EXPECT_EQ(both(nearest, p, m, 63), ball);
+  }
+  // 9^3 torus and 8^3 mesh with busy boxes: many centres see free surroundings (shortcut),
+  // those near a box do not; jobs from 32 nodes (the shortcut's least) up.
+  RngStream rng({99, 0, 0}, StreamPurpose::allocator);
+  for (int trial = 0; trial < 4; ++trial) {
+    const bool torus = trial % 2 == 0;
+    const Platform p = network(torus ? NetworkKind::torus : NetworkKind::mesh, torus ? std::array{9, 9, 9} : std::array{8, 8, 8});
+    std::vector<char> busy_mark(std::size_t(p.node_count), 0);
+    for (int box = 0; box < 3; ++box) {
+      const std::array<std::int64_t, 3> lo{rng.integer(0, 7), rng.integer(0, 7), rng.integer(0, 7)};
+      const std::array<std::int64_t, 3> size{rng.integer(1, 4), rng.integer(1, 4), rng.integer(1, 4)};
+      for (std::int64_t x = 0; x < size[0]; ++x) {
+        for (std::int64_t y = 0; y < size[1]; ++y) {
+          for (std::int64_t z = 0; z < size[2]; ++z) {
+            const auto& d = p.network_dims;
+            busy_mark[std::size_t((((lo[0] + x) % d[0]) * d[1] + (lo[1] + y) % d[1]) * d[2] + (lo[2] + z) % d[2])] = 1;
+          }
+        }
+      }
+    }
+    std::vector<NodeId> busy;
+    for (NodeId n = 0; n < p.node_count; ++n) {
+      if (busy_mark[std::size_t(n)]) busy.push_back(n);
+    }
+    const Machine m = with_busy(p.node_count, busy);
+    for (const std::int32_t k : {32, std::int32_t(rng.integer(33, 120))}) {
+      for (const NearestKind nearest : {NearestKind::mm, NearestKind::genalg}) both(nearest, p, m, k);
+    }
+  }
+}
+
 std::unique_ptr<Allocator> make(const std::string& name, const Platform& p) {
   ParamSet params(simulation_catalog());
   return allocator_registry().at(name).make(BuildContext{params, {1, 0, 0}}, p);

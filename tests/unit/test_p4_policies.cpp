@@ -8,6 +8,8 @@
 #include <array>
 #include <cmath>
 
+#include "dcsweep/alloc/allocator.hpp"
+#include "dcsweep/alloc/mpit.hpp"
 #include "dcsweep/alloc/thermal_rank.hpp"
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/power/node_power.hpp"
@@ -16,6 +18,8 @@
 #include "dcsweep/sim/run.hpp"
 #include "dcsweep/sim/scenario.hpp"
 #include "dcsweep/sim/sp_eir.hpp"
+#include "dcsweep/thermal/cooling.hpp"
+#include "dcsweep/thermal/room.hpp"
 #include "test_helpers.hpp"
 
 namespace dcsweep {
@@ -270,6 +274,84 @@ TEST(P4Direction, HtsBeatsLrhAndMtdpOnTheShippedSetting) {
   EXPECT_GT(mtdp.value("throughput_per_energy"), 1.1 * hts_on.value("throughput_per_energy"));
   // The same jobs were run: the schedules differ only through boot delays.
   EXPECT_EQ(hts_on.value("jobs_completed"), lrh_on.value("jobs_completed"));
+}
+
+/// MTDP's greedy as written first: every free node scored at every step (the allocator scores
+/// each zone-and-power class once); power management is the registered mtdp's.
+class StraightforwardMtdp final : public Allocator {
+ public:
+  explicit StraightforwardMtdp(std::unique_ptr<Allocator> registered) : registered_(std::move(registered)) {}
+
+  bool allocate(const AllocationRequest& request, std::vector<NodeId>& out) override {
+    const RoomView& room = request.room;
+    const HeatDistribution& d = heat_of(room, "test");
+    auto total = [&](double compute_w, const Eigen::VectorXd& rise) {
+      return compute_w + compute_w / coefficient_of_performance(highest_supply_c(rise, room.supply_share(), room.redline_c()));
+    };
+    Eigen::VectorXd rise = room.inlet_rise_k(), column;
+    double compute = room.zone_power_w().sum();
+    std::vector<char> taken(std::size_t(request.machine.node_count()), 0);
+    for (std::int32_t k = 0; k < request.nodes; ++k) {
+      NodeId best = -1;
+      double best_w = INFINITY, best_delta = 0;
+      for (NodeId n = 0; n < request.machine.node_count(); ++n) {
+        if (!request.machine.is_free(n) || taken[std::size_t(n)]) continue;
+        const double delta = room.busy_power_w(n, request.config) - room.idle_power_w(n);
+        d.column(room.zone_of(n), column);
+        const double w = total(compute + delta, rise + column * delta);
+        if (w < best_w) best = n, best_w = w, best_delta = delta;
+      }
+      if (best < 0) return false;
+      d.column(room.zone_of(best), column);
+      rise += column * best_delta;
+      compute += best_delta;
+      taken[std::size_t(best)] = 1;
+      out.push_back(best);
+    }
+    std::sort(out.begin(), out.end());
+    return true;
+  }
+  void manage_power(NodeControl& control) override { registered_->manage_power(control); }
+  std::span<const NodeId> power_order(const RoomView& room) override { return registered_->power_order(room); }
+
+ private:
+  std::unique_ptr<Allocator> registered_;
+};
+
+TEST(P4Mtdp, EqualsTheStraightforwardGreedyOnAMixedBusyRoom) {
+  // 3 rows x 4 racks x 6 nodes of two chassis types (two power deltas in a zone), KTH-SP2's jobs
+  // from its 5,000th on (a busy machine), scaled to the 72 nodes,
+  // cooling at the redline: every job's start and nodes equal the straightforward greedy's.
+  ParamSet p(simulation_catalog());
+  p.set("platform", std::string("room"));
+  test::set_room_layout(p, 3, 4, 6);
+  p.set("room_node_types", std::string("pe1955:1,pe1855:1"));
+  p.set("node_power", std::string("chassis"));
+  p.set("allocator", std::string("mtdp"));
+  p.set("cooling", std::string("redline"));
+  p.set("trace", std::string(DCSWEEP_TRACES_DIR) + "/KTH-SP2-1996-2.1-cln.swf");
+  p.set("first_job", std::int64_t{5000});
+  p.set("jobs", std::int64_t{150});
+  p.set("scale_to_platform", true);
+  const Scenario s = make_scenario(p);
+  const auto run = [&](Allocator* allocator) {
+    const auto physics = make_datacenter_model(s);
+    std::vector<SimObserver*> observers{physics.get()};
+    SimulationOptions options{observers, physics.get(), true};
+    options.allocator = allocator;
+    return simulate(s, options);
+  };
+  const SimulationResult fast = run(nullptr);
+  StraightforwardMtdp reference(allocator_registry().at("mtdp").make(BuildContext{s.params, s.key}, s.platform));
+  const SimulationResult slow = run(&reference);
+  ASSERT_EQ(fast.jobs.size(), 150u);
+  int multi_node = 0;
+  for (std::size_t j = 0; j < fast.jobs.size(); ++j) {
+    EXPECT_EQ(fast.jobs[j].start_s, slow.jobs[j].start_s) << j;
+    EXPECT_EQ(fast.nodes[j], slow.nodes[j]) << j;
+    multi_node += fast.nodes[j].size() > 1;
+  }
+  EXPECT_GT(multi_node, 50);
 }
 
 TEST(P4BadInput, ThermostatPoliciesNeedARoomAndHtsTheDynamicThermostat) {

@@ -29,6 +29,17 @@ struct CostModel {
   double parm_per_decision_job_s = 5.2e-6;  ///< per job in the ILP
   double parm_nose_factor = 1.7;            ///< nose: every node level of a queued job
   double parm_wse_factor = 4.6;             ///< wse: running jobs' levels too, and resize re-solves
+  // Allocators, per decision (one per job): fitted to bench_decisions on CEA-Curie from job
+  // 10,500 on meng40, oxley1080, oxley4320 and intrepid (README, Performance), within 3 x of each.
+  double mc1x1_per_node_s = 2.5e-8;       ///< x N
+  double mm_per_node_k_s = 4.2e-8;        ///< x N x k (a mesh walks more offsets than a torus)
+  double genalg_per_node_k_s = 3.3e-8;    ///< x N x k
+  double bqp_per_node_s = 2.6e-6;         ///< x N: the heuristic's budgets bind on large rooms
+  double bqp_small_per_node_s = 5e-8;     ///< x N, a machine of at most 2 x bqp_exact_max_nodes
+  double mpit_per_zone2_s = 4e-9;         ///< x zones^2: the LP (joint's too)
+  double joint_per_k2_s = 3e-8;           ///< x k^2: a shell per MPIT node, its peak
+  double mtdp_per_node_s = 2e-9;          ///< x N: grouping the free nodes
+  double mtdp_per_k_zone2_s = 1.1e-11;    ///< x k x zones^2: each node scores every zone class
   double per_sp_eir_lp_zone2_s = 2.6e-7;  ///< sp_eir: one LP per distinct (busy, on) count (asu50: 0.65 ms)
   // model = ratebased points (sim/ratebased.hpp): gene = one (core, task type) pair
   double rate_greedy_per_gene_s = 2e-8;     ///< greedy (Alg. 2)
