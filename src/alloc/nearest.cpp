@@ -12,7 +12,9 @@
 //   torus once; on a mesh every offset, skipping those off the edges), and pairwise hop sums
 //   come from per-axis histograms in O(k + dimension sizes) (comm_cost.hpp).
 #include <algorithm>
+#include <bit>
 #include <limits>
+#include <span>
 #include <unordered_map>
 
 #include "dcsweep/alloc/nearest.hpp"
@@ -38,19 +40,45 @@ struct NearestSearch::Impl {
   std::vector<NodeId> mc1x1(const Machine& machine, std::int32_t k);
   void build_prefix(const Machine& machine);
   std::int64_t box_count(const Offset& centre, std::int32_t r) const;
+  /// Free nodes in the box of `len` coordinates from `start` per dimension (start in [0, L),
+  /// len <= L; wrapped on a torus). Needs build_prefix.
+  std::int64_t range_count(const Offset& start, const Offset& len) const {
+    const std::size_t sy = std::size_t(ext_[2] + 1), sx = sy * std::size_t(ext_[1] + 1);
+    auto p = [&](std::size_t x, std::size_t y, std::size_t z) { return std::int64_t{prefix_[x * sx + y * sy + z]}; };
+    const std::size_t x0 = std::size_t(start[0]), y0 = std::size_t(start[1]), z0 = std::size_t(start[2]);
+    const std::size_t x1 = x0 + std::size_t(len[0]), y1 = y0 + std::size_t(len[1]), z1 = z0 + std::size_t(len[2]);
+    return p(x1, y1, z1) - p(x0, y1, z1) - p(x1, y0, z1) - p(x1, y1, z0) + p(x0, y0, z1) + p(x0, y1, z0) +
+           p(x1, y0, z0) - p(x0, y0, z0);
+  }
   std::int64_t mc1x1_score(const Offset& centre, std::int32_t k, std::int64_t bound) const;
   // MM, Genalg
   std::vector<NodeId> by_pairwise_hops(NearestKind kind, const Machine& machine, std::int32_t k);
   std::vector<Offset> centres(NearestKind kind, const Machine& machine) const;
   std::int64_t l1_score(const Machine& machine, const Offset& centre, std::int32_t k, std::int64_t bound);
   std::int64_t histogram_score();
-  std::int64_t ideal_score(std::int32_t k);
+  /// l1_order's first k offsets: the L1 length of the last, their histogram per axis (by offset
+  /// from the range's lowest) and their pairwise hops.
+  struct IdealShape {
+    std::int32_t r = 0;
+    std::array<std::vector<std::int64_t>, 3> count;
+    /// attach[d][o - lo]: distance along d from offset o to the shape's nodes, summed; a node's
+    /// hops to the whole shape are its three attach values
+    std::array<std::vector<std::int64_t>, 3> attach;
+    std::int64_t score = 0;
+  };
+  const IdealShape& ideal_shape(std::int32_t k);
   bool box_all_free(const Offset& centre, std::int32_t r) const;
+  void build_busy_rows(const Machine& machine);
+  std::int64_t shape_score(const Machine& machine, const Offset& centre, std::int32_t k, const IdealShape& ideal,
+                           std::int64_t bound);
+  std::int64_t offset_index(std::int32_t ox, std::int32_t oy, std::int32_t oz) const {
+    return (std::int64_t(ox - lo_[0]) * span_[1] + (oy - lo_[1])) * span_[2] + (oz - lo_[2]);
+  }
   // shared
   std::vector<NodeId> collect(const std::vector<Offset>& order, const Machine& machine, const Offset& centre,
                               std::int32_t k) const;
   template <class Visit>
-  void walk(const std::vector<Offset>& order, const Offset& centre, Visit&& visit) const;
+  void walk(std::span<const Offset> order, const Offset& centre, Visit&& visit) const;
 
   NetworkGrid grid_;
   std::array<std::int32_t, 3> ext_;  ///< prefix table extent per dimension (torus: 2L)
@@ -61,7 +89,14 @@ struct NearestSearch::Impl {
   std::vector<Offset> shell_order_, l1_order_;
   std::array<AxisHistogram, 3> axes_;
   std::vector<NodeId> taken_;
-  std::unordered_map<std::int32_t, std::int64_t> ideal_;  ///< ideal_score by k
+  std::unordered_map<std::int32_t, IdealShape> ideal_;  ///< by k
+  /// The offsets' range per dimension (as sorted_offsets): lowest, count.
+  std::array<std::int32_t, 3> lo_, span_;
+  std::vector<std::int32_t> rank_;  ///< position in l1_order_, by offset_index
+  std::int32_t row_words_ = 0;       ///< 64-bit words per (x, y) row of busy_rows_
+  std::vector<std::uint64_t> busy_rows_;  ///< bit z of row (x, y): node (x, y, z) is not free
+  std::array<AxisHistogram, 3> shape_axes_;  ///< shape_score's scratch
+  std::vector<Offset> busy_;                 ///< shape_score's scratch: busy nodes of the shape
 };
 
 namespace {
@@ -101,6 +136,18 @@ NearestSearch::Impl::Impl(const Platform& platform)
     }
   }
   prefix_.assign(std::size_t(ext_[0] + 1) * std::size_t(ext_[1] + 1) * std::size_t(ext_[2] + 1), 0);
+  for (int d = 0; d < 3; ++d) {
+    const std::int32_t len = grid_.dims()[d];
+    lo_[d] = grid_.torus() ? -((len - 1) / 2) : -(len - 1);
+    span_[d] = grid_.torus() ? len : 2 * len - 1;
+  }
+  rank_.assign(std::size_t(span_[0]) * std::size_t(span_[1]) * std::size_t(span_[2]), 0);
+  for (std::size_t i = 0; i < l1_order_.size(); ++i) {
+    const Offset& o = l1_order_[i];
+    rank_[std::size_t(offset_index(o[0], o[1], o[2]))] = std::int32_t(i);
+  }
+  shape_axes_ = axes_;
+  row_words_ = (grid_.dims()[2] + 63) / 64;
 }
 
 std::vector<NodeId> NearestSearch::Impl::allocate(NearestKind kind, const Machine& machine, std::int32_t k) {
@@ -115,7 +162,7 @@ std::vector<NodeId> NearestSearch::Impl::allocate(NearestKind kind, const Machin
 }
 
 template <class Visit>
-void NearestSearch::Impl::walk(const std::vector<Offset>& order, const Offset& centre, Visit&& visit) const {
+void NearestSearch::Impl::walk(std::span<const Offset> order, const Offset& centre, Visit&& visit) const {
   std::array<const std::int32_t*, 3> along;  // coordinate at offset o along d: along[d][o]
   for (int d = 0; d < 3; ++d) along[d] = shifted_[d].data() + grid_.dims()[d] + centre[d];
   const std::int32_t ly = grid_.dims()[1], lz = grid_.dims()[2];
@@ -259,25 +306,135 @@ std::int64_t NearestSearch::Impl::l1_score(const Machine& machine, const Offset&
   return score;
 }
 
-/// The pairwise hops of the first k offsets of l1_order_: what every centre collects whose
-/// surroundings are free (box_all_free at their largest L1 radius). Translation-invariant.
-std::int64_t NearestSearch::Impl::ideal_score(std::int32_t k) {
+const NearestSearch::Impl::IdealShape& NearestSearch::Impl::ideal_shape(std::int32_t k) {
   if (const auto it = ideal_.find(k); it != ideal_.end()) return it->second;
-  std::array<AxisHistogram, 3> axes;
+  IdealShape shape;
+  shape.r = l1(l1_order_[std::size_t(k - 1)]);
+  std::array<AxisHistogram, 3> axes;  // by offset from lo_: translation-invariant pair distances
   for (int d = 0; d < 3; ++d) {
-    const std::int32_t len = grid_.dims()[d];
-    axes[d].wrap = grid_.torus() ? len : 0;
-    axes[d].count.assign(std::size_t(grid_.torus() ? len : 2 * len - 1), 0);
+    shape.count[d].assign(std::size_t(span_[d]), 0);
+    axes[d].wrap = grid_.torus() ? grid_.dims()[d] : 0;
   }
   for (std::int32_t i = 0; i < k; ++i) {
-    for (int d = 0; d < 3; ++d) {
-      const std::int32_t len = grid_.dims()[d], o = l1_order_[std::size_t(i)][d];
-      ++axes[d].count[std::size_t(grid_.torus() ? (o + len) % len : o + len - 1)];
+    for (int d = 0; d < 3; ++d) ++shape.count[d][std::size_t(l1_order_[std::size_t(i)][d] - lo_[d])];
+  }
+  for (int d = 0; d < 3; ++d) {
+    axes[d].count = shape.count[d];
+    shape.score += axis_pair_distance_sum(axes[d]);
+    shape.attach[d].assign(std::size_t(span_[d]), 0);
+    for (std::int32_t a = 0; a < span_[d]; ++a) {
+      for (std::int32_t b = 0; b < span_[d]; ++b) {
+        const std::int32_t diff = std::abs(a - b), wrap = axes[d].wrap;
+        shape.attach[d][std::size_t(a)] += shape.count[d][std::size_t(b)] * (wrap > 0 ? std::min(diff, wrap - diff) : diff);
+      }
     }
   }
-  std::int64_t total = 0;
-  for (const AxisHistogram& axis : axes) total += axis_pair_distance_sum(axis);
-  return ideal_[k] = total;
+  return ideal_[k] = std::move(shape);
+}
+
+void NearestSearch::Impl::build_busy_rows(const Machine& machine) {
+  const auto [lx, ly, lz] = grid_.dims();
+  busy_rows_.assign(std::size_t(lx) * std::size_t(ly) * std::size_t(row_words_), 0);
+  NodeId n = 0;
+  for (std::size_t row = 0; row < std::size_t(lx) * std::size_t(ly); ++row) {
+    std::uint64_t* words = busy_rows_.data() + row * std::size_t(row_words_);
+    for (std::int32_t z = 0; z < lz; ++z, ++n) {
+      if (!machine.is_free(n)) words[z / 64] |= std::uint64_t{1} << (z % 64);
+    }
+  }
+}
+
+/// Pairwise hops of the k nodes collected around `centre`, from the ideal shape: l1_order's first
+/// k offsets, less those that are busy (found row by row in busy_rows_ over the L1 ball of radius
+/// ideal.r, kept if their rank is below k), plus as many free nodes as were busy, walked from
+/// l1_order's k-th offset on: exactly the walk's nodes. Returns early (a partial score, never
+/// above the full one) once the shape less its busy nodes reaches `bound`; -1 where a walk is
+/// cheaper or the shape does not apply (a mesh centre whose ball crosses an edge; more than half
+/// of the shape busy).
+std::int64_t NearestSearch::Impl::shape_score(const Machine& machine, const Offset& centre, std::int32_t k,
+                                              const IdealShape& ideal, std::int64_t bound) {
+  const std::int32_t r = ideal.r;
+  const auto [lx, ly, lz] = grid_.dims();
+  std::array<std::int32_t, 3> lo, hi;  // offsets of the ball's range per dimension
+  for (int d = 0; d < 3; ++d) {
+    if (!grid_.torus() && (centre[d] < r || centre[d] + r >= grid_.dims()[d])) return -1;
+    lo[d] = std::max(lo_[d], -r), hi[d] = std::min(lo_[d] + span_[d] - 1, r);
+  }
+  // The shape's busy nodes, row by row over the ball.
+  busy_.clear();
+  const auto most = static_cast<std::size_t>(k / 2);
+  // The shape less its busy nodes scores ideal.score - detached + their own pairwise hops.
+  std::int64_t detached = 0;
+  for (std::int32_t ox = lo[0]; ox <= hi[0]; ++ox) {
+    const std::int32_t x = shifted_[0][std::size_t(lx + centre[0] + ox)], left = r - std::abs(ox);
+    {  // the layer's square around its diamond: all free, nothing to scan
+      const std::int32_t ylo = std::max(lo[1], -left), yhi = std::min(hi[1], left);
+      const std::int32_t zlo = std::max(lo[2], -left), zhi = std::min(hi[2], left);
+      const Offset start{x, shifted_[1][std::size_t(ly + centre[1] + ylo)], shifted_[2][std::size_t(lz + centre[2] + zlo)]};
+      const Offset len{1, yhi - ylo + 1, zhi - zlo + 1};
+      if (range_count(start, len) == std::int64_t{len[1]} * len[2]) continue;
+    }
+    const std::int64_t attach_x = ideal.attach[0][std::size_t(ox - lo_[0])];
+    for (std::int32_t oy = std::max(lo[1], -left); oy <= std::min(hi[1], left); ++oy) {
+      const std::int32_t y = shifted_[1][std::size_t(ly + centre[1] + oy)], w = left - std::abs(oy);
+      const std::int64_t attach_y = ideal.attach[1][std::size_t(oy - lo_[1])];
+      const std::int32_t zlo = std::max(lo[2], -w), zhi = std::min(hi[2], w);
+      const std::uint64_t* row = busy_rows_.data() + (std::size_t(x) * std::size_t(ly) + std::size_t(y)) * std::size_t(row_words_);
+      // Busy z in [a, e] (coordinates), whose offset from the centre is `first` + (z - a).
+      auto scan = [&](std::int32_t a, std::int32_t e, std::int32_t first) {
+        for (std::int32_t word = a / 64; word <= e / 64; ++word) {
+          std::uint64_t bits = row[word];
+          if (word == a / 64) bits &= ~std::uint64_t{0} << (a % 64);
+          if (word == e / 64 && e % 64 != 63) bits &= (std::uint64_t{1} << (e % 64 + 1)) - 1;
+          while (bits) {
+            const std::int32_t z = word * 64 + std::countr_zero(bits);
+            bits &= bits - 1;
+            const std::int32_t oz = first + (z - a);
+            if (rank_[std::size_t(offset_index(ox, oy, oz))] >= k) continue;
+            busy_.push_back({x, y, z});
+            detached += attach_x + attach_y + ideal.attach[2][std::size_t(oz - lo_[2])];
+          }
+        }
+      };
+      const std::int32_t a = centre[2] + zlo, e = centre[2] + zhi;  // within [-lz, 2 lz), e >= 0
+      if (a < 0) {
+        scan(a + lz, lz - 1, zlo);
+        scan(0, e, zlo - a);
+      } else if (e >= lz) {
+        scan(a, lz - 1, zlo);
+        scan(0, e - lz, zlo + (lz - a));
+      } else {
+        scan(a, e, zlo);
+      }
+      if (busy_.size() > most) return -1;
+    }
+  }
+  if (busy_.empty()) return ideal.score;
+  if (ideal.score - detached >= bound) return ideal.score - detached;  // at most the shape less its busy nodes
+  // The shape's histograms placed at the centre, less its busy nodes.
+  for (int d = 0; d < 3; ++d) {
+    std::vector<std::int64_t>& count = shape_axes_[d].count;
+    std::fill(count.begin(), count.end(), 0);
+    const std::int32_t* at = shifted_[d].data() + grid_.dims()[d] + centre[d];
+    for (std::int32_t o = lo[d]; o <= hi[d]; ++o) count[std::size_t(at[o])] = ideal.count[d][std::size_t(o - lo_[d])];
+  }
+  auto& cx = shape_axes_[0].count;
+  auto& cy = shape_axes_[1].count;
+  auto& cz = shape_axes_[2].count;
+  for (const Offset& u : busy_) --cx[std::size_t(u[0])], --cy[std::size_t(u[1])], --cz[std::size_t(u[2])];
+  const auto busy = static_cast<std::int32_t>(busy_.size());
+  std::int64_t score = 0;
+  for (const AxisHistogram& axis : shape_axes_) score += axis_pair_distance_sum(axis);
+  if (score >= bound) return score;
+  std::int32_t added = 0;
+  walk(std::span<const Offset>(l1_order_).subspan(std::size_t(k)), centre, [&](NodeId n, const Offset& c) {
+    if (!machine.is_free(n)) return true;
+    ++cx[std::size_t(c[0])], ++cy[std::size_t(c[1])], ++cz[std::size_t(c[2])];
+    return ++added < busy;
+  });
+  score = 0;
+  for (const AxisHistogram& axis : shape_axes_) score += axis_pair_distance_sum(axis);
+  return score;
 }
 
 /// Whether every node within L_inf radius r of `centre` is free and, on a mesh, inside it: then
@@ -297,27 +454,25 @@ bool NearestSearch::Impl::box_all_free(const Offset& centre, std::int32_t r) con
   return box_count(centre, r) == volume;
 }
 
-/// Below this many nodes the walks are short: no prefix table.
-constexpr std::int32_t kIdealSkipMinNodes = 32;
-
 std::vector<NodeId> NearestSearch::Impl::by_pairwise_hops(NearestKind kind, const Machine& machine, std::int32_t k) {
   std::int64_t best = std::numeric_limits<std::int64_t>::max();
   Offset best_centre{};
-  // Every centre with a free box of radius r (the k-th offset's L1 length) scores ideal_score(k):
-  // the first one is scored without a walk, the later ones only tie (ties keep the earlier).
-  const bool skip = k >= kIdealSkipMinNodes;
-  const std::int32_t r = skip ? l1(l1_order_[std::size_t(k - 1)]) : 0;
+  // Every centre with a free box of radius r (the k-th offset's L1 length) collects the ideal
+  // shape: the first one is scored without a walk, the later ones only tie (ties keep the
+  // earlier). The others are scored from the shape (shape_score) or, failing that, walked.
+  const bool shapes = k >= 2;
+  const IdealShape* ideal = shapes ? &ideal_shape(k) : nullptr;
   bool ideal_seen = false;
-  if (skip) build_prefix(machine);
+  if (shapes) build_prefix(machine), build_busy_rows(machine);
   for (const Offset& centre : centres(kind, machine)) {
-    if (skip && box_all_free(centre, r)) {
+    if (shapes && box_all_free(centre, ideal->r)) {
       if (ideal_seen) continue;
       ideal_seen = true;
-      const std::int64_t s = ideal_score(k);
-      if (s < best) best = s, best_centre = centre;
+      if (ideal->score < best) best = ideal->score, best_centre = centre;
       continue;
     }
-    const std::int64_t s = l1_score(machine, centre, k, best);
+    std::int64_t s = shapes ? shape_score(machine, centre, k, *ideal, best) : -1;
+    if (s < 0) s = l1_score(machine, centre, k, best);
     if (s < best) best = s, best_centre = centre;
   }
   return collect(l1_order_, machine, best_centre, k);

@@ -1,6 +1,7 @@
 #include "dcsweep/platform/network.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace dcsweep {
 namespace {
@@ -23,7 +24,17 @@ std::int64_t mesh_sum(const std::vector<std::int64_t>& count) {
 /// (a, a + L/2] and the far part beyond it in O(1).
 std::int64_t torus_sum(const std::vector<std::int64_t>& count, std::int32_t wrap) {
   const std::size_t size = count.size();
-  std::vector<std::int64_t> cnt(size + 1, 0), sum(size + 1, 0);  // prefix over values [0, v)
+  // Prefix over values [0, v), on the stack for the usual lengths (a hot path of mm and genalg).
+  constexpr std::size_t kOnStack = 256;
+  std::array<std::int64_t, kOnStack + 1> cnt_stack, sum_stack;
+  std::vector<std::int64_t> cnt_heap, sum_heap;
+  std::int64_t* cnt = cnt_stack.data();
+  std::int64_t* sum = sum_stack.data();
+  if (size > kOnStack) {
+    cnt_heap.resize(size + 1), sum_heap.resize(size + 1);
+    cnt = cnt_heap.data(), sum = sum_heap.data();
+  }
+  cnt[0] = sum[0] = 0;
   for (std::size_t v = 0; v < size; ++v) {
     cnt[v + 1] = cnt[v] + count[v];
     sum[v + 1] = sum[v] + count[v] * static_cast<std::int64_t>(v);

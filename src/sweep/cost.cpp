@@ -46,6 +46,8 @@ struct WorkloadShape {
   double gamma = 1;
   double node_sum = 0;     ///< sum over jobs of their nodes (k)
   double node_sq_sum = 0;  ///< of k^2
+  double node_pow_sum = 0;  ///< of k^0.8 (mm and genalg on a torus)
+  bool torus = false;
   double room_zones = 0;   ///< zones of the room's thermal model (0: no room)
 
   double load_at(double point_gamma) const { return offered_load * gamma / point_gamma; }
@@ -61,9 +63,11 @@ WorkloadShape workload_shape(const Scenario& s) {
   for (const Job& j : s.workload.jobs) {
     node_s += double(j.nodes) * j.runtime_s, node_count += double(j.nodes);
     shape.node_sq_sum += double(j.nodes) * double(j.nodes);
+    shape.node_pow_sum += std::pow(double(j.nodes), 0.8);
     first = std::min(first, j.submit_s), last = std::max(last, j.submit_s);
   }
   shape.node_sum = node_count;
+  shape.torus = s.platform.network == NetworkKind::torus;
   if (s.platform.has_room()) shape.room_zones = zones_of(s.params, s.platform);
   if (shape.jobs > 0) shape.mean_job_nodes = node_count / shape.jobs;
   if (last > first) shape.offered_load = node_s / (shape.nodes * (last - first));
@@ -92,8 +96,14 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
   const std::string& a = p.text("allocator");
   const double n = shape.nodes, jobs = shape.jobs, z2 = shape.room_zones * shape.room_zones;
   if (a == "mc1x1") return model.mc1x1_per_node_s * n * jobs;  // a prefix table and every free centre
-  if (a == "mm") return model.mm_per_node_k_s * n * shape.node_sum;  // every centre walks ~k / free share
-  if (a == "genalg") return model.genalg_per_node_k_s * n * shape.node_sum;
+  // mm and genalg: on a torus most centres are scored from the ideal shape (a row scan of the
+  // ball), on a mesh whose balls cross its edges every centre walks ~k / free share
+  if (a == "mm" || a == "genalg") {
+    const bool mm = a == "mm";
+    if (!shape.torus) return (mm ? model.mm_mesh_per_node_k_s : model.genalg_mesh_per_node_k_s) * n * shape.node_sum;
+    return (mm ? model.mm_torus_per_node_s : model.genalg_torus_per_node_s) * n * jobs +
+           (mm ? model.mm_torus_per_node_k08_s : model.genalg_torus_per_node_k08_s) * n * shape.node_pow_sum;
+  }
   if (a == "bqp") return (n > 2.0 * double(p.integer("bqp_exact_max_nodes")) ? model.bqp_per_node_s : model.bqp_small_per_node_s) * n * jobs;
   if (a == "mpit") return model.mpit_per_zone2_s * z2 * jobs;  // the LP over every zone
   if (a == "joint") return model.mpit_per_zone2_s * z2 * jobs + model.joint_per_k2_s * shape.node_sq_sum;
