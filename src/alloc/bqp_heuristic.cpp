@@ -10,6 +10,7 @@
 //   n x candidates).
 // Ties go to the lower candidate index, so a decision depends only on its problem.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -27,10 +28,23 @@ struct Choice {
   std::vector<std::int32_t> nodes;  ///< ascending
 };
 
+/// attach_j, the hops from candidate j to the chosen ones, is separable by axis: sum over d of
+/// table_d[j's coordinate d], table_d[v] = the chosen ones' distances along d from v. Choosing or
+/// dropping a candidate updates the three tables (O(axis lengths), not O(candidates)); the sums
+/// are the same integers as pair by pair, so every decision is too.
 class Heuristic {
  public:
-  explicit Heuristic(const BqpProblem& p)
-      : p_(p), size_(p.size()), w_(p.pair_weight), attach_(std::size_t(size_)), in_(std::size_t(size_)) {}
+  explicit Heuristic(const BqpProblem& p) : p_(p), size_(p.size()), w_(p.pair_weight), in_(std::size_t(size_)) {
+    for (int d = 0; d < 3; ++d) {
+      std::int32_t extent = 1;
+      for (const auto& c : p.coordinate) extent = std::max(extent, c[d] + 1);
+      if (p.wrap[d] > 0) extent = std::max(extent, p.wrap[d]);
+      table_[d].assign(std::size_t(extent), 0);
+      from_[d].assign(std::size_t(extent), 0);
+      axis_[d].resize(std::size_t(size_));
+      for (std::int32_t x = 0; x < size_; ++x) axis_[d][std::size_t(x)] = p.coordinate[std::size_t(x)][d];
+    }
+  }
 
   Choice greedy(std::int32_t seed) {
     reset({});
@@ -59,12 +73,18 @@ class Heuristic {
       double best_delta = -tolerance;
       std::size_t out = 0;
       std::int32_t in = -1;
+      marginal_.resize(std::size_t(size_));
+      for (std::int32_t b = 0; b < size_; ++b) marginal_[std::size_t(b)] = marginal(b);
       for (std::size_t i = 0; i < c.nodes.size(); ++i) {
         const std::int32_t a = c.nodes[i];
-        const double leave = marginal(a);  // attach_[a] holds the hops to the others (hops(a, a) = 0)
+        const double leave = marginal(a);  // attach(a) holds the hops to the others (hops(a, a) = 0)
+        distances_from(a);
         for (std::int32_t b = 0; b < size_; ++b) {
           if (in_[std::size_t(b)]) continue;
-          const double delta = marginal(b) - w_ * p_.hops(a, b) - leave;
+          const std::int64_t hops = from_[0][std::size_t(axis_[0][std::size_t(b)])] +
+                                    from_[1][std::size_t(axis_[1][std::size_t(b)])] +
+                                    from_[2][std::size_t(axis_[2][std::size_t(b)])];
+          const double delta = marginal_[std::size_t(b)] - w_ * double(hops) - leave;
           if (delta < best_delta) best_delta = delta, out = i, in = b;
         }
       }
@@ -76,10 +96,36 @@ class Heuristic {
   }
 
  private:
-  double marginal(std::int32_t x) const { return p_.linear[std::size_t(x)] + w_ * double(attach_[std::size_t(x)]); }
+  std::int64_t attach(std::int32_t x) const {
+    return table_[0][std::size_t(axis_[0][std::size_t(x)])] + table_[1][std::size_t(axis_[1][std::size_t(x)])] +
+           table_[2][std::size_t(axis_[2][std::size_t(x)])];
+  }
+  double marginal(std::int32_t x) const { return p_.linear[std::size_t(x)] + w_ * double(attach(x)); }
+
+  /// Distance along d between coordinates u and v.
+  std::int64_t distance(int d, std::int32_t u, std::int32_t v) const {
+    const std::int32_t h = u > v ? u - v : v - u;
+    return p_.wrap[d] > 0 && p_.wrap[d] - h < h ? p_.wrap[d] - h : h;
+  }
+
+  /// from_[d][v]: the distance along d from candidate a's coordinate to v.
+  void distances_from(std::int32_t a) {
+    for (int d = 0; d < 3; ++d) {
+      const std::int32_t u = axis_[d][std::size_t(a)];
+      for (std::size_t v = 0; v < from_[d].size(); ++v) from_[d][v] = distance(d, u, std::int32_t(v));
+    }
+  }
+
+  /// Adds (sign 1) or removes (-1) candidate a's distances to the tables.
+  void attach_tables(std::int32_t a, std::int64_t sign) {
+    for (int d = 0; d < 3; ++d) {
+      const std::int32_t u = axis_[d][std::size_t(a)];
+      for (std::size_t v = 0; v < table_[d].size(); ++v) table_[d][v] += sign * distance(d, u, std::int32_t(v));
+    }
+  }
 
   void reset(std::span<const std::int32_t> nodes) {
-    std::fill(attach_.begin(), attach_.end(), 0);
+    for (auto& table : table_) std::fill(table.begin(), table.end(), 0);
     std::fill(in_.begin(), in_.end(), false);
     std::vector<std::int32_t> scratch;
     for (const std::int32_t a : nodes) add(a, scratch);
@@ -87,23 +133,25 @@ class Heuristic {
 
   void add(std::int32_t a, std::vector<std::int32_t>& nodes) {
     in_[std::size_t(a)] = true;
-    for (std::int32_t x = 0; x < size_; ++x) attach_[std::size_t(x)] += p_.hops(a, x);
+    attach_tables(a, 1);
     nodes.push_back(a);
   }
 
   void swap(std::vector<std::int32_t>& nodes, std::size_t out, std::int32_t in) {
     const std::int32_t a = nodes[out];
     in_[std::size_t(a)] = false;
-    for (std::int32_t x = 0; x < size_; ++x) attach_[std::size_t(x)] -= p_.hops(a, x);
+    attach_tables(a, -1);
     in_[std::size_t(in)] = true;
-    for (std::int32_t x = 0; x < size_; ++x) attach_[std::size_t(x)] += p_.hops(in, x);
+    attach_tables(in, 1);
     nodes[out] = in;
   }
 
   const BqpProblem& p_;
   std::int32_t size_;
   double w_;
-  std::vector<std::int64_t> attach_;
+  std::array<std::vector<std::int64_t>, 3> table_, from_;
+  std::array<std::vector<std::int32_t>, 3> axis_;  ///< each candidate's coordinate per axis
+  std::vector<double> marginal_;                   ///< polish: every candidate's, once per pass
   std::vector<bool> in_;  // (bytes trip a false stringop-overflow warning of GCC 12)
 };
 

@@ -219,9 +219,22 @@ std::vector<std::int32_t> MpitSolver::Impl::best_single(const Eigen::VectorXd& r
   std::vector<std::int32_t> counts(pools_.size(), 0);
   std::size_t best = pools_.size();
   double peak = INFINITY;
+  // A pool's peak is at least its peak over the hottest inlets (the same sums): a pool whose
+  // bound reaches the best so far cannot win, and is not scored over every inlet.
+  std::vector<Eigen::Index> hottest(std::size_t(rise.size()));
+  std::iota(hottest.begin(), hottest.end(), Eigen::Index{0});
+  const auto watched = std::min<std::size_t>(16, hottest.size());
+  std::partial_sort(hottest.begin(), hottest.begin() + std::ptrdiff_t(watched), hottest.end(),
+                    [&](Eigen::Index a, Eigen::Index b) { return rise(a) > rise(b); });
+  hottest.resize(watched);
   for (std::size_t p = 0; p < pools_.size(); ++p) {
     if (free_[p] == 0) continue;
-    const double m = (rise + (delta_kw_[p] * kW) * zone_columns_.col(Eigen::Index(p))).maxCoeff();
+    const double scale = delta_kw_[p] * kW;
+    const auto column = zone_columns_.col(Eigen::Index(p));
+    double bound = -INFINITY;
+    for (const Eigen::Index i : hottest) bound = std::max(bound, rise(i) + scale * column(i));
+    if (bound >= peak) continue;
+    const double m = (rise + scale * column).maxCoeff();
     if (m < peak) peak = m, best = p;
   }
   if (best == pools_.size()) throw SimulationError("mpit: fewer free nodes than the job needs");

@@ -25,13 +25,34 @@ namespace dcsweep {
 
 using namespace nearest_detail;
 
+namespace {
+
+/// Sorts distinct node ids below `limit` ascending: LSD radix by bytes (joint sorts a shell per
+/// centre, hundreds of nodes each); std::sort for short lists.
+void sort_ids(std::vector<NodeId>& ids, std::int32_t limit) {
+  if (ids.size() < 64) {
+    std::sort(ids.begin(), ids.end());
+    return;
+  }
+  std::vector<NodeId> other(ids.size());
+  for (int shift = 0; shift < 32 && (limit - 1) >> shift > 0; shift += 8) {
+    std::array<std::size_t, 257> start{};
+    for (const NodeId n : ids) ++start[std::size_t((n >> shift) & 0xff) + 1];
+    for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+    for (const NodeId n : ids) other[start[std::size_t((n >> shift) & 0xff)]++] = n;
+    ids.swap(other);
+  }
+}
+
+}  // namespace
+
 struct NearestSearch::Impl {
   explicit Impl(const Platform& platform);
 
   std::vector<NodeId> allocate(NearestKind kind, const Machine& machine, std::int32_t k);
   std::vector<NodeId> mc1x1_around(const Machine& machine, NodeId centre, std::int32_t k) const {
     std::vector<NodeId> out = collect(shell_order_, machine, grid_.coordinate(centre), k);
-    std::sort(out.begin(), out.end());
+    sort_ids(out, grid_.node_count());
     return out;
   }
 
