@@ -44,6 +44,16 @@ class Heuristic {
       axis_[d].resize(std::size_t(size_));
       for (std::int32_t x = 0; x < size_; ++x) axis_[d][std::size_t(x)] = p.coordinate[std::size_t(x)][d];
     }
+    for (std::int32_t x = 0; x < size_; ++x) {
+      const auto& c = p.coordinate[std::size_t(x)];
+      if (rows_.empty() || c[0] != p.coordinate[std::size_t(rows_.back().begin)][0] ||
+          c[1] != p.coordinate[std::size_t(rows_.back().begin)][1]) {
+        rows_.push_back({x, x, std::numeric_limits<double>::infinity()});
+      }
+      Row& row = rows_.back();
+      row.end = x + 1;
+      row.linear_min = std::min(row.linear_min, p.linear[std::size_t(x)]);
+    }
   }
 
   Choice greedy(std::int32_t seed) {
@@ -53,10 +63,16 @@ class Heuristic {
     while (std::int32_t(c.nodes.size()) < p_.pick) {
       std::int32_t best = -1;
       double best_v = std::numeric_limits<double>::infinity();
-      for (std::int32_t x = 0; x < size_; ++x) {
-        if (in_[std::size_t(x)]) continue;
-        const double v = marginal(x);
-        if (v < best_v) best_v = v, best = x;
+      const std::int64_t least_z = *std::min_element(table_[2].begin(), table_[2].end());
+      for (const Row& row : rows_) {  // in candidate order; a row that cannot win is skipped
+        const std::int64_t across = table_[0][std::size_t(axis_[0][std::size_t(row.begin)])] +
+                                    table_[1][std::size_t(axis_[1][std::size_t(row.begin)])];
+        if (row.linear_min + w_ * double(across + least_z) >= best_v) continue;
+        for (std::int32_t x = row.begin; x < row.end; ++x) {
+          if (in_[std::size_t(x)]) continue;
+          const double v = marginal(x);
+          if (v < best_v) best_v = v, best = x;
+        }
       }
       c.cost += best_v;
       add(best, c.nodes);
@@ -75,17 +91,26 @@ class Heuristic {
       std::int32_t in = -1;
       marginal_.resize(std::size_t(size_));
       for (std::int32_t b = 0; b < size_; ++b) marginal_[std::size_t(b)] = marginal(b);
+      row_least_.clear();
+      for (const Row& row : rows_) {
+        row_least_.push_back(*std::min_element(marginal_.begin() + row.begin, marginal_.begin() + row.end));
+      }
       for (std::size_t i = 0; i < c.nodes.size(); ++i) {
         const std::int32_t a = c.nodes[i];
         const double leave = marginal(a);  // attach(a) holds the hops to the others (hops(a, a) = 0)
         distances_from(a);
-        for (std::int32_t b = 0; b < size_; ++b) {
-          if (in_[std::size_t(b)]) continue;
-          const std::int64_t hops = from_[0][std::size_t(axis_[0][std::size_t(b)])] +
-                                    from_[1][std::size_t(axis_[1][std::size_t(b)])] +
-                                    from_[2][std::size_t(axis_[2][std::size_t(b)])];
-          const double delta = marginal_[std::size_t(b)] - w_ * double(hops) - leave;
-          if (delta < best_delta) best_delta = delta, out = i, in = b;
+        const std::int64_t farthest_z = *std::max_element(from_[2].begin(), from_[2].end());
+        for (std::size_t r = 0; r < rows_.size(); ++r) {  // a row whose best swap cannot win is skipped
+          const Row& row = rows_[r];
+          const std::int64_t across = from_[0][std::size_t(axis_[0][std::size_t(row.begin)])] +
+                                      from_[1][std::size_t(axis_[1][std::size_t(row.begin)])];
+          if (row_least_[r] - w_ * double(across + farthest_z) - leave >= best_delta) continue;
+          for (std::int32_t b = row.begin; b < row.end; ++b) {
+            if (in_[std::size_t(b)]) continue;
+            const std::int64_t hops = across + from_[2][std::size_t(axis_[2][std::size_t(b)])];
+            const double delta = marginal_[std::size_t(b)] - w_ * double(hops) - leave;
+            if (delta < best_delta) best_delta = delta, out = i, in = b;
+          }
         }
       }
       if (in < 0) break;
@@ -152,6 +177,14 @@ class Heuristic {
   std::array<std::vector<std::int64_t>, 3> table_, from_;
   std::array<std::vector<std::int32_t>, 3> axis_;  ///< each candidate's coordinate per axis
   std::vector<double> marginal_;                   ///< polish: every candidate's, once per pass
+  /// Runs of candidates (in index order) on one line along the last axis: a lower bound over a
+  /// run decides whether its candidates are looked at (the same ones win, ties included).
+  struct Row {
+    std::int32_t begin, end;
+    double linear_min;
+  };
+  std::vector<Row> rows_;
+  std::vector<double> row_least_;  ///< polish: the least marginal per row, once per pass
   std::vector<bool> in_;  // (bytes trip a false stringop-overflow warning of GCC 12)
 };
 

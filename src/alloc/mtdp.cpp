@@ -38,12 +38,29 @@ class MtdpAllocator final : public Allocator {
     Eigen::VectorXd rise = room.inlet_rise_k();
     double compute = room.zone_power_w().sum();
     group_free_nodes(request);
+    const Eigen::VectorXd* share = room.supply_share();
+    const double redline = room.redline_c();
+    if (std::ssize(steepest_) != d.size()) steepest_ = steepest_rise(d, share);
     Eigen::VectorXd trial, column;
     for (std::int32_t k = 0; k < request.nodes; ++k) {
       Class* best = nullptr;
       double best_w = INFINITY;
+      // The supply the redline allows with a class's node added is at most the least over the
+      // tightest inlets: while it stays >= 0 (where COP grows with it), the total power there
+      // bounds the class's from below, and a class whose bound cannot win is not scored.
+      const double supply_now = highest_supply_c(rise, share, redline);
+      const std::vector<Eigen::Index> tight = tightest_inlets(rise, share, redline);
       for (Class& c : classes_) {
         if (c.next == c.nodes.size()) continue;
+        if (best && supply_now - c.delta * steepest_[std::size_t(c.zone)] > kSupplyMarginC) {
+          double supply = INFINITY;
+          for (const Eigen::Index i : tight) {
+            const double t = redline - (rise(i) + d.entry(i, c.zone) * c.delta);
+            supply = std::min(supply, share ? t / (*share)(i) : t);
+          }
+          const double bound = compute + c.delta + (compute + c.delta) / coefficient_of_performance(supply);
+          if (bound > best_w || (bound == best_w && c.nodes[c.next] > best->nodes[best->next])) continue;
+        }
         d.column(c.zone, column);
         trial = rise + column * c.delta;
         const double w = total(compute + c.delta, trial);
@@ -105,7 +122,35 @@ class MtdpAllocator final : public Allocator {
     }
   }
 
+  /// The 16 inlets with the least supply margin now.
+  static std::vector<Eigen::Index> tightest_inlets(const Eigen::VectorXd& rise, const Eigen::VectorXd* share,
+                                                   double redline) {
+    std::vector<Eigen::Index> order(std::size_t(rise.size()));
+    std::iota(order.begin(), order.end(), Eigen::Index{0});
+    auto margin = [&](Eigen::Index i) { return share ? (redline - rise(i)) / (*share)(i) : redline - rise(i); };
+    const auto kept = std::min<std::size_t>(16, order.size());
+    std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(kept), order.end(),
+                      [&](Eigen::Index a, Eigen::Index b) { return margin(a) < margin(b); });
+    order.resize(kept);
+    return order;
+  }
+
+  /// Per zone: the most a watt there lowers any inlet's allowed supply (max_i D(i, z) / s_i).
+  static std::vector<double> steepest_rise(const HeatDistribution& d, const Eigen::VectorXd* share) {
+    std::vector<double> out(std::size_t(d.size()), 0.0);
+    Eigen::VectorXd column;
+    for (Eigen::Index z = 0; z < d.size(); ++z) {
+      d.column(z, column);
+      out[std::size_t(z)] = share ? (column.array() / share->array()).maxCoeff() : column.maxCoeff();
+    }
+    return out;
+  }
+
+  /// Above this supply (C) rounding cannot take the true one below 0 (where COP stops growing).
+  static constexpr double kSupplyMarginC = 1e-3;
+
   std::vector<Class> classes_;
+  std::vector<double> steepest_;
   std::vector<NodeId> order_;
 };
 
