@@ -3,6 +3,7 @@
 // laws of the weights, the automatic scales recomputed independently, and the bad inputs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -130,6 +131,107 @@ TEST(BqpHeuristic, NeverBeatsExactAndItsGapIsSmall) {
               100 * gap_max);
   EXPECT_LE(gap_sum / count, 0.01);
   EXPECT_LE(gap_max, 0.05);
+}
+
+/// bqp_solve_heuristic as first written: the hops to the chosen nodes kept per candidate, every
+/// candidate scored at every greedy step and every (chosen, other) pair at every swap pass; the
+/// same seeds and budgets. The allocator's own tables and row bounds must give the same choice.
+Choice straightforward_heuristic(const BqpProblem& p) {
+  const std::int32_t size = p.size();
+  if (p.pick >= size) {
+    Choice all(static_cast<std::size_t>(size), 0);
+    for (std::int32_t a = 0; a < size; ++a) all[std::size_t(a)] = a;
+    return all;
+  }
+  std::vector<std::int64_t> attach(static_cast<std::size_t>(size));
+  std::vector<bool> in(static_cast<std::size_t>(size));
+  const double w = p.pair_weight;
+  auto marginal = [&](std::int32_t x) { return p.linear[std::size_t(x)] + w * double(attach[std::size_t(x)]); };
+  auto add = [&](std::int32_t a, std::int64_t sign) {
+    in[std::size_t(a)] = sign > 0;
+    for (std::int32_t x = 0; x < size; ++x) attach[std::size_t(x)] += sign * p.hops(a, x);
+  };
+  auto reset = [&](const Choice& nodes) {
+    std::fill(attach.begin(), attach.end(), 0), std::fill(in.begin(), in.end(), 0);
+    for (const std::int32_t a : nodes) add(a, 1);
+  };
+  // Seeds: every candidate within 4e6 evaluations, else the coolest half and half spread by id.
+  Choice seeds(static_cast<std::size_t>(size));
+  for (std::int32_t a = 0; a < size; ++a) seeds[std::size_t(a)] = a;
+  const double per_seed = double(size) * double(p.pick);
+  if (per_seed * double(size) > 4e6) {
+    const auto half = static_cast<std::int32_t>(std::max(2.0, std::floor(4e6 / per_seed / 2)));
+    Choice out, by_cost = seeds;
+    for (std::int32_t i = 0; i < half; ++i) out.push_back(std::int32_t(std::int64_t(i) * size / half));
+    std::stable_sort(by_cost.begin(), by_cost.end(),
+                     [&](std::int32_t a, std::int32_t b) { return p.linear[std::size_t(a)] < p.linear[std::size_t(b)]; });
+    out.insert(out.end(), by_cost.begin(), by_cost.begin() + std::min(half, size));
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    seeds = out;
+  }
+  std::vector<std::pair<double, Choice>> found;
+  for (const std::int32_t seed : seeds) {
+    reset({});
+    std::pair<double, Choice> c{p.linear[std::size_t(seed)], {seed}};
+    add(seed, 1);
+    while (std::ssize(c.second) < p.pick) {
+      std::int32_t best = -1;
+      double best_v = INFINITY;
+      for (std::int32_t x = 0; x < size; ++x) {
+        if (!in[std::size_t(x)] && marginal(x) < best_v) best_v = marginal(x), best = x;
+      }
+      c.first += best_v;
+      add(best, 1), c.second.push_back(best);
+    }
+    std::sort(c.second.begin(), c.second.end());
+    found.push_back(c);
+  }
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  found.erase(std::unique(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.second == b.second; }),
+              found.end());
+  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  found.resize(std::min<std::size_t>(found.size(), 8));
+  for (auto& [cost, nodes] : found) {
+    reset(nodes);
+    const double tol = 1e-12 * (std::abs(cost) + 1);
+    const double per_pass = double(p.pick) * double(size - p.pick);
+    for (double spent = 0; spent + per_pass <= std::max(1.6e7 / 8, per_pass); spent += per_pass) {
+      double best_delta = -tol;
+      std::size_t out = 0;
+      std::int32_t in_node = -1;
+      for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const double leave = marginal(nodes[i]);
+        for (std::int32_t b = 0; b < size; ++b) {
+          if (in[std::size_t(b)]) continue;
+          const double delta = marginal(b) - w * p.hops(nodes[i], b) - leave;
+          if (delta < best_delta) best_delta = delta, out = i, in_node = b;
+        }
+      }
+      if (in_node < 0) break;
+      add(nodes[out], -1), add(in_node, 1), nodes[out] = in_node;
+    }
+    std::sort(nodes.begin(), nodes.end());
+    cost = p.cost(nodes);
+  }
+  return std::min_element(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; })->second;
+}
+
+TEST(BqpHeuristic, EqualsTheStraightforwardVersionOnMeshesAndToriLargeAndSmall) {
+  // Random problems on meshes and tori, with cooling costs in a few values (ties), from a few
+  // candidates to 3,000 (seeds and swap budgets bind), jobs from 1 node to half of them.
+  RngStream rng({29, 0, 0}, StreamPurpose::allocator);
+  for (int i = 0; i < 160; ++i) {
+    const bool large = i % 8 == 3, torus = i % 2 == 1;
+    const std::array<std::int32_t, 3> dims = large ? std::array{10, 16, 32} : std::array{3, 4, 5};
+    const auto size = static_cast<std::int32_t>(large ? rng.integer(1000, 3000) : rng.integer(5, 60));
+    const auto pick = static_cast<std::int32_t>(rng.integer(1, std::max<std::int64_t>(1, large ? 60 : size / 2)));
+    BqpProblem p = random_problem(rng, dims, size, pick, rng.uniform(0, 2) / pick, 1.0, torus);
+    if (i % 3 == 0) {
+      for (double& c : p.linear) c = std::round(c);  // ties
+    }
+    EXPECT_EQ(bqp_solve_heuristic(p), straightforward_heuristic(p)) << "problem " << i;
+  }
 }
 
 TEST(BqpLaw, MoreBetaNeverRaisesTheCoolingTermMoreAlphaNeverRaisesTheCommTerm) {
