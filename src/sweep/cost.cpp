@@ -47,6 +47,7 @@ struct WorkloadShape {
   double node_sum = 0;     ///< sum over jobs of their nodes (k)
   double node_sq_sum = 0;  ///< of k^2
   double node_pow_sum = 0;  ///< of k^0.8 (mm and genalg on a torus)
+  double node_pow07_sum = 0;  ///< of k^0.7 (bqp)
   bool torus = false;
   double room_zones = 0;   ///< zones of the room's thermal model (0: no room)
 
@@ -64,6 +65,7 @@ WorkloadShape workload_shape(const Scenario& s) {
     node_s += double(j.nodes) * j.runtime_s, node_count += double(j.nodes);
     shape.node_sq_sum += double(j.nodes) * double(j.nodes);
     shape.node_pow_sum += std::pow(double(j.nodes), 0.8);
+    shape.node_pow07_sum += std::pow(double(j.nodes), 0.7);
     first = std::min(first, j.submit_s), last = std::max(last, j.submit_s);
   }
   shape.node_sum = node_count;
@@ -104,9 +106,13 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
     return (mm ? model.mm_torus_per_node_s : model.genalg_torus_per_node_s) * n * jobs +
            (mm ? model.mm_torus_per_node_k08_s : model.genalg_torus_per_node_k08_s) * n * shape.node_pow_sum;
   }
-  if (a == "bqp") return (n > 2.0 * double(p.integer("bqp_exact_max_nodes")) ? model.bqp_per_node_s : model.bqp_small_per_node_s) * n * jobs;
-  if (a == "mpit") return model.mpit_per_zone2_s * z2 * jobs;  // the LP over every zone
-  if (a == "joint") return model.mpit_per_zone2_s * z2 * jobs + model.joint_per_k2_s * shape.node_sq_sum;
+  if (a == "bqp") {  // on a large room the seeds, swaps and rows scanned grow with k, slowly with N
+    if (n <= 2.0 * double(p.integer("bqp_exact_max_nodes"))) return model.bqp_small_per_node_s * n * jobs;
+    return model.bqp_per_k07_n02_s * std::pow(n, 0.2) * shape.node_pow07_sum;
+  }
+  const double mpit = (model.mpit_per_zone2_s * z2 + model.mpit_per_node_s * n) * jobs;  // the LP over every zone
+  if (a == "mpit") return mpit;
+  if (a == "joint") return mpit + model.joint_per_k2_s * shape.node_sq_sum;
   if (a == "mtdp") return model.mtdp_per_node_s * n * jobs + model.mtdp_per_k_zone2_s * shape.node_sum * z2;
   return 0;  // first_fit, random, lrh, hts: per node handed out (workload_cost)
 }

@@ -31,19 +31,20 @@ struct CostModel {
   double parm_wse_factor = 4.6;             ///< wse: running jobs' levels too, and resize re-solves
   // Allocators, per decision (one per job): fitted to bench_decisions on CEA-Curie from job
   // 10,500 on meng40, oxley1080, oxley4320 and intrepid (README, Performance), within 3 x of each.
-  double mc1x1_per_node_s = 2.5e-8;       ///< x N
+  double mc1x1_per_node_s = 1.4e-8;       ///< x N
   double mm_mesh_per_node_k_s = 3.4e-8;       ///< mm on a mesh: x N x k
   double mm_torus_per_node_s = 2.5e-8;        ///< mm on a torus: x N
   double mm_torus_per_node_k08_s = 1.3e-8;    ///< and x N x k^0.8
   double genalg_mesh_per_node_k_s = 2.6e-8;   ///< genalg, the same
   double genalg_torus_per_node_s = 1.2e-8;
   double genalg_torus_per_node_k08_s = 7.5e-9;
-  double bqp_per_node_s = 2.6e-6;         ///< x N: the heuristic's budgets bind on large rooms
+  double bqp_per_k07_n02_s = 7.9e-5;      ///< x k^0.7 x N^0.2: the heuristic on a large room (fitted)
   double bqp_small_per_node_s = 5e-8;     ///< x N, a machine of at most 2 x bqp_exact_max_nodes
   double mpit_per_zone2_s = 3e-9;         ///< x zones^2: the LP (joint's too)
-  double joint_per_k2_s = 3e-8;           ///< x k^2: a shell per MPIT node, its peak
-  double mtdp_per_node_s = 2e-9;          ///< x N: grouping the free nodes
-  double mtdp_per_k_zone2_s = 1.1e-11;    ///< x k x zones^2: each node scores every zone class
+  double mpit_per_node_s = 1.4e-9;        ///< x N: reading the machine (joint's too)
+  double joint_per_k2_s = 9e-9;           ///< x k^2: a shell per MPIT node, its peak
+  double mtdp_per_node_s = 4e-9;          ///< x N: grouping the free nodes
+  double mtdp_per_k_zone2_s = 5e-12;      ///< x k x zones^2: each node scores the zone classes (most bounded)
   double per_sp_eir_lp_zone2_s = 2.6e-7;  ///< sp_eir: one LP per distinct (busy, on) count (asu50: 0.65 ms)
   // model = ratebased points (sim/ratebased.hpp): gene = one (core, task type) pair
   double rate_greedy_per_gene_s = 2e-8;     ///< greedy (Alg. 2)
