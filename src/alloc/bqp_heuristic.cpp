@@ -127,17 +127,11 @@ class Heuristic {
   }
   double marginal(std::int32_t x) const { return p_.linear[std::size_t(x)] + w_ * double(attach(x)); }
 
-  /// Distance along d between coordinates u and v.
-  std::int64_t distance(int d, std::int32_t u, std::int32_t v) const {
-    const std::int32_t h = u > v ? u - v : v - u;
-    return p_.wrap[d] > 0 && p_.wrap[d] - h < h ? p_.wrap[d] - h : h;
-  }
-
   /// from_[d][v]: the distance along d from candidate a's coordinate to v.
   void distances_from(std::int32_t a) {
     for (int d = 0; d < 3; ++d) {
       const std::int32_t u = axis_[d][std::size_t(a)];
-      for (std::size_t v = 0; v < from_[d].size(); ++v) from_[d][v] = distance(d, u, std::int32_t(v));
+      for (std::size_t v = 0; v < from_[d].size(); ++v) from_[d][v] = axis_distance(u, std::int32_t(v), p_.wrap[d]);
     }
   }
 
@@ -145,7 +139,7 @@ class Heuristic {
   void attach_tables(std::int32_t a, std::int64_t sign) {
     for (int d = 0; d < 3; ++d) {
       const std::int32_t u = axis_[d][std::size_t(a)];
-      for (std::size_t v = 0; v < table_[d].size(); ++v) table_[d][v] += sign * distance(d, u, std::int32_t(v));
+      for (std::size_t v = 0; v < table_[d].size(); ++v) table_[d][v] += sign * axis_distance(u, std::int32_t(v), p_.wrap[d]);
     }
   }
 

@@ -15,7 +15,6 @@
 #include "dcsweep/alloc/mpit.hpp"
 #include "dcsweep/alloc/nearest.hpp"
 #include "dcsweep/comm/comm.hpp"
-#include "dcsweep/thermal/inlet_model.hpp"
 
 namespace dcsweep {
 namespace {
@@ -23,52 +22,6 @@ namespace {
 /// Peaks closer than this (K) are a tie: far below any measurable difference, far above the
 /// rounding of sums taken in different orders.
 constexpr double kTieK = 1e-9;
-
-/// peak_rise_after for the many shells of one decision, with the same sums in the same order:
-/// each node's zone and power delta read from the room once per decision, the zones' added
-/// power in a dense array, the columns added in ascending zone order.
-class ShellPeaks {
- public:
-  void start(const RoomView& room, const JobConfig& config, std::int32_t node_count) {
-    room_ = &room, config_ = &config, d_ = &heat_of(room, "joint");
-    if (std::ssize(stamp_) != node_count) stamp_.assign(std::size_t(node_count), 0), zone_.resize(stamp_.size()), delta_.resize(stamp_.size());
-    if (std::ssize(added_w_) != d_->size()) added_w_.assign(std::size_t(d_->size()), NAN);
-    ++decision_;
-  }
-
-  /// The peak inlet rise with `nodes` (ascending) running the job.
-  double peak(std::span<const NodeId> nodes) {
-    touched_.clear();
-    for (const NodeId n : nodes) {
-      const auto i = std::size_t(n);
-      if (stamp_[i] != decision_) {
-        stamp_[i] = decision_, zone_[i] = room_->zone_of(n);
-        delta_[i] = room_->busy_power_w(n, *config_) - room_->idle_power_w(n);
-      }
-      double& w = added_w_[std::size_t(zone_[i])];
-      if (std::isnan(w)) w = 0, touched_.push_back(zone_[i]);
-      w += delta_[i];
-    }
-    std::sort(touched_.begin(), touched_.end());
-    rise_ = room_->inlet_rise_k();
-    for (const std::int32_t z : touched_) {
-      d_->column(z, column_);
-      rise_ += added_w_[std::size_t(z)] * column_;
-      added_w_[std::size_t(z)] = NAN;
-    }
-    return rise_.maxCoeff();
-  }
-
- private:
-  const RoomView* room_ = nullptr;
-  const JobConfig* config_ = nullptr;
-  const HeatDistribution* d_ = nullptr;
-  std::uint64_t decision_ = 0;
-  std::vector<std::uint64_t> stamp_;  ///< the decision a node's zone and delta were read in
-  std::vector<std::int32_t> zone_, touched_;
-  std::vector<double> delta_, added_w_;  ///< added_w_: NaN where no node was added
-  Eigen::VectorXd rise_, column_;
-};
 
 class JointAllocator final : public Allocator {
  public:
@@ -84,7 +37,7 @@ class JointAllocator final : public Allocator {
     }
     const std::vector<NodeId> centres = mpit_.decide(machine, request.room, request.config, request.nodes).nodes;
     double best_peak = INFINITY, best_cc = NAN;
-    peaks_.start(request.room, request.config, machine.node_count());
+    peaks_.start(request.room, request.config, machine.node_count(), "allocator 'joint'");
     for (const NodeId centre : centres) {
       std::vector<NodeId> nodes = shells_.mc1x1_around(machine, centre, request.nodes);
       if (nodes == out) continue;
@@ -115,7 +68,7 @@ class JointAllocator final : public Allocator {
   comm::Mapping mapping_;
   MpitSolver mpit_;
   NearestSearch shells_;
-  ShellPeaks peaks_;
+  PeakRise peaks_;
 };
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "dcsweep/alloc/allocator.hpp"
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/thermal/inlet_model.hpp"
+#include "least_indices.hpp"
 
 namespace dcsweep {
 namespace {
@@ -83,16 +84,35 @@ void require_room_params(const ParamSet& params, std::string_view allocator) {
   if (params.text("node_power") == "none") throw InputError(who + " needs node power; node_power is 'none'");
 }
 
-double peak_rise_after(const RoomView& room, std::span<const NodeId> nodes, const JobConfig& config) {
-  const HeatDistribution& d = heat_of(room, "peak_rise_after");
-  std::map<std::int32_t, double> added_w;  // by zone
-  for (const NodeId n : nodes) added_w[room.zone_of(n)] += room.busy_power_w(n, config) - room.idle_power_w(n);
-  Eigen::VectorXd rise = room.inlet_rise_k(), column;
-  for (const auto& [zone, w] : added_w) {
-    d.column(zone, column);
-    rise += w * column;
+void PeakRise::start(const RoomView& room, const JobConfig& config, std::int32_t node_count, std::string_view who) {
+  room_ = &room, config_ = &config, d_ = &heat_of(room, who);
+  if (std::ssize(stamp_) != node_count) {
+    stamp_.assign(std::size_t(node_count), 0), zone_.resize(stamp_.size()), delta_.resize(stamp_.size());
   }
-  return rise.maxCoeff();
+  if (std::ssize(added_w_) != d_->size()) added_w_.assign(std::size_t(d_->size()), NAN);
+  ++decision_;
+}
+
+double PeakRise::peak(std::span<const NodeId> nodes) {
+  touched_.clear();
+  for (const NodeId n : nodes) {
+    const auto i = std::size_t(n);
+    if (stamp_[i] != decision_) {
+      stamp_[i] = decision_, zone_[i] = room_->zone_of(n);
+      delta_[i] = room_->busy_power_w(n, *config_) - room_->idle_power_w(n);
+    }
+    double& w = added_w_[std::size_t(zone_[i])];
+    if (std::isnan(w)) w = 0, touched_.push_back(zone_[i]);
+    w += delta_[i];
+  }
+  std::sort(touched_.begin(), touched_.end());
+  rise_ = room_->inlet_rise_k();
+  for (const std::int32_t z : touched_) {
+    d_->column(z, column_);
+    rise_ += added_w_[std::size_t(z)] * column_;
+    added_w_[std::size_t(z)] = NAN;
+  }
+  return rise_.maxCoeff();
 }
 
 std::vector<std::int32_t> nearest_integer_counts(std::span<const double> x, std::span<const std::int32_t> cap,
@@ -156,6 +176,7 @@ struct MpitSolver::Impl {
   std::vector<std::int32_t> free_;
   Matrix zone_columns_;        ///< column p: D(:, zone_p) (K/W)
   Eigen::VectorXd after_;      ///< inlet rises with the job placed (refine)
+  PeakRise peaks_;
 };
 
 void MpitSolver::Impl::build_pools(const RoomView& room) {
@@ -221,12 +242,8 @@ std::vector<std::int32_t> MpitSolver::Impl::best_single(const Eigen::VectorXd& r
   double peak = INFINITY;
   // A pool's peak is at least its peak over the hottest inlets (the same sums): a pool whose
   // bound reaches the best so far cannot win, and is not scored over every inlet.
-  std::vector<Eigen::Index> hottest(std::size_t(rise.size()));
-  std::iota(hottest.begin(), hottest.end(), Eigen::Index{0});
-  const auto watched = std::min<std::size_t>(16, hottest.size());
-  std::partial_sort(hottest.begin(), hottest.begin() + std::ptrdiff_t(watched), hottest.end(),
-                    [&](Eigen::Index a, Eigen::Index b) { return rise(a) > rise(b); });
-  hottest.resize(watched);
+  const std::vector<Eigen::Index> hottest =
+      least_indices(rise.size(), 16, [&](Eigen::Index a, Eigen::Index b) { return rise(a) > rise(b); });
   for (std::size_t p = 0; p < pools_.size(); ++p) {
     if (free_[p] == 0) continue;
     const double scale = delta_kw_[p] * kW;
@@ -341,11 +358,11 @@ std::vector<NodeId> MpitSolver::Impl::nodes_of(const Machine& machine, const std
 
 MpitDecision MpitSolver::Impl::decide(const Machine& machine, const RoomView& room, const JobConfig& config,
                                       std::int32_t n) {
-  heat_of(room, "allocator 'mpit'");
+  peaks_.start(room, config, machine.node_count(), "allocator 'mpit'");
   MpitDecision out;
   if (machine.free_count() == n) {  // the only allocation (SST's shortcut)
     machine.lowest_free(n, out.nodes);
-    out.lp_peak_rise_k = out.peak_rise_k = peak_rise_after(room, out.nodes, config);
+    out.lp_peak_rise_k = out.peak_rise_k = peaks_.peak(out.nodes);
     return out;
   }
   if (pools_.empty()) build_pools(room);
@@ -356,7 +373,7 @@ MpitDecision MpitSolver::Impl::decide(const Machine& machine, const RoomView& ro
     const std::vector<std::int32_t> counts =
         n == 1 ? best_single(room.inlet_rise_k()) : best_by_enumeration(room.inlet_rise_k(), n);
     out.nodes = nodes_of(machine, counts);
-    out.lp_peak_rise_k = out.peak_rise_k = peak_rise_after(room, out.nodes, config);
+    out.lp_peak_rise_k = out.peak_rise_k = peaks_.peak(out.nodes);
     return out;
   }
   set_bounds(room, n);
@@ -374,7 +391,7 @@ MpitDecision MpitSolver::Impl::decide(const Machine& machine, const RoomView& ro
   std::vector<std::int32_t> counts = round(n);
   refine(counts, room.inlet_rise_k());
   out.nodes = nodes_of(machine, counts);
-  out.peak_rise_k = peak_rise_after(room, out.nodes, config);  // with the true (unclamped) deltas
+  out.peak_rise_k = peaks_.peak(out.nodes);  // with the true (unclamped) deltas
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include "dcsweep/thermal/cooling.hpp"
 #include "dcsweep/thermal/inlet_model.hpp"
 #include "dcsweep/thermal/room.hpp"
+#include "least_indices.hpp"
 
 namespace dcsweep {
 namespace {
@@ -49,7 +50,9 @@ class MtdpAllocator final : public Allocator {
       // tightest inlets: while it stays >= 0 (where COP grows with it), the total power there
       // bounds the class's from below, and a class whose bound cannot win is not scored.
       const double supply_now = highest_supply_c(rise, share, redline);
-      const std::vector<Eigen::Index> tight = tightest_inlets(rise, share, redline);
+      auto margin = [&](Eigen::Index i) { return share ? (redline - rise(i)) / (*share)(i) : redline - rise(i); };
+      const std::vector<Eigen::Index> tight =
+          least_indices(rise.size(), 16, [&](Eigen::Index a, Eigen::Index b) { return margin(a) < margin(b); });
       for (Class& c : classes_) {
         if (c.next == c.nodes.size()) continue;
         if (best && supply_now - c.delta * steepest_[std::size_t(c.zone)] > kSupplyMarginC) {
@@ -120,19 +123,6 @@ class MtdpAllocator final : public Allocator {
       if (added) classes_.push_back({z, delta, {}});
       classes_[it->second].nodes.push_back(n);
     }
-  }
-
-  /// The 16 inlets with the least supply margin now.
-  static std::vector<Eigen::Index> tightest_inlets(const Eigen::VectorXd& rise, const Eigen::VectorXd* share,
-                                                   double redline) {
-    std::vector<Eigen::Index> order(std::size_t(rise.size()));
-    std::iota(order.begin(), order.end(), Eigen::Index{0});
-    auto margin = [&](Eigen::Index i) { return share ? (redline - rise(i)) / (*share)(i) : redline - rise(i); };
-    const auto kept = std::min<std::size_t>(16, order.size());
-    std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(kept), order.end(),
-                      [&](Eigen::Index a, Eigen::Index b) { return margin(a) < margin(b); });
-    order.resize(kept);
-    return order;
   }
 
   /// Per zone: the most a watt there lowers any inlet's allowed supply (max_i D(i, z) / s_i).

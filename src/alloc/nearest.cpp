@@ -1,5 +1,5 @@
 // The fast nearest allocators. They return exactly what the straightforward definition
-// (nearest_reference.cpp) returns, with three exact accelerations:
+// (nearest_reference.cpp) returns, with four exact accelerations:
 // - MC1x1's score depends only on how many free nodes each shell holds: with F(r) the free
 //   nodes within L_inf radius r of the centre (a box: O(1) from a 3D prefix-count table, the
 //   torus unrolled to twice its length so a wrapped box stays one box) and R the first radius
@@ -11,6 +11,8 @@
 // - Collection walks one precomputed list of offsets sorted in collection order (the whole
 //   torus once; on a mesh every offset, skipping those off the edges), and pairwise hop sums
 //   come from per-axis histograms in O(k + dimension sizes) (comm_cost.hpp).
+// - MM and Genalg score most centres from the ideal shape (l1_order's first k offsets) less its
+//   busy nodes, without walking (shape_score).
 #include <algorithm>
 #include <bit>
 #include <limits>
@@ -42,6 +44,13 @@ void sort_ids(std::vector<NodeId>& ids, std::int32_t limit) {
     for (const NodeId n : ids) other[start[std::size_t((n >> shift) & 0xff)]++] = n;
     ids.swap(other);
   }
+}
+
+/// Pairwise hops of the nodes counted in three axis histograms.
+std::int64_t pair_hops(const std::array<AxisHistogram, 3>& axes) {
+  std::int64_t total = 0;
+  for (const AxisHistogram& axis : axes) total += axis_pair_distance_sum(axis);
+  return total;
 }
 
 }  // namespace
@@ -76,7 +85,6 @@ struct NearestSearch::Impl {
   std::vector<NodeId> by_pairwise_hops(NearestKind kind, const Machine& machine, std::int32_t k);
   std::vector<Offset> centres(NearestKind kind, const Machine& machine) const;
   std::int64_t l1_score(const Machine& machine, const Offset& centre, std::int32_t k, std::int64_t bound);
-  std::int64_t histogram_score();
   /// l1_order's first k offsets: the L1 length of the last, their histogram per axis (by offset
   /// from the range's lowest) and their pairwise hops.
   struct IdealShape {
@@ -89,7 +97,7 @@ struct NearestSearch::Impl {
   };
   const IdealShape& ideal_shape(std::int32_t k);
   bool box_all_free(const Offset& centre, std::int32_t r) const;
-  void build_busy_rows(const Machine& machine);
+  void build_busy_rows();
   std::int64_t shape_score(const Machine& machine, const Offset& centre, std::int32_t k, const IdealShape& ideal,
                            std::int64_t bound);
   std::int64_t offset_index(std::int32_t ox, std::int32_t oy, std::int32_t oz) const {
@@ -225,21 +233,17 @@ void NearestSearch::Impl::build_prefix(const Machine& machine) {
 }
 
 std::int64_t NearestSearch::Impl::box_count(const Offset& centre, std::int32_t r) const {
-  std::array<std::size_t, 3> lo, hi;  // half-open [lo, hi) in the (unrolled) table
+  Offset start, len;  // in the (unrolled) table
   for (int d = 0; d < 3; ++d) {
-    const std::int32_t len = grid_.dims()[d];
+    const std::int32_t size = grid_.dims()[d];
     if (grid_.torus()) {
-      const bool whole = 2 * r + 1 >= len;
-      const std::int32_t start = whole ? 0 : centre[d] - r + (centre[d] < r ? len : 0);
-      lo[d] = std::size_t(start), hi[d] = std::size_t(start + (whole ? len : 2 * r + 1));
+      const bool whole = 2 * r + 1 >= size;
+      start[d] = whole ? 0 : centre[d] - r + (centre[d] < r ? size : 0), len[d] = whole ? size : 2 * r + 1;
     } else {
-      lo[d] = std::size_t(std::max(0, centre[d] - r)), hi[d] = std::size_t(std::min(len, centre[d] + r + 1));
+      start[d] = std::max(0, centre[d] - r), len[d] = std::min(size, centre[d] + r + 1) - start[d];
     }
   }
-  const std::size_t sy = std::size_t(ext_[2] + 1), sx = sy * std::size_t(ext_[1] + 1);
-  auto p = [&](std::size_t x, std::size_t y, std::size_t z) { return std::int64_t{prefix_[x * sx + y * sy + z]}; };
-  return p(hi[0], hi[1], hi[2]) - p(lo[0], hi[1], hi[2]) - p(hi[0], lo[1], hi[2]) - p(hi[0], hi[1], lo[2]) +
-         p(lo[0], lo[1], hi[2]) + p(lo[0], hi[1], lo[2]) + p(hi[0], lo[1], lo[2]) - p(lo[0], lo[1], lo[2]);
+  return range_count(start, len);
 }
 
 /// Sum over r < R of (k - F(r)); stops at `bound` (the centre cannot win then).
@@ -295,12 +299,6 @@ std::vector<Offset> NearestSearch::Impl::centres(NearestKind kind, const Machine
   return out;
 }
 
-std::int64_t NearestSearch::Impl::histogram_score() {
-  std::int64_t total = 0;
-  for (const AxisHistogram& axis : axes_) total += axis_pair_distance_sum(axis);
-  return total;
-}
-
 /// Pairwise hops of the k nodes collected around `centre`. The sum of the nodes taken so far
 /// is a lower bound, checked every max(16, k/16) nodes (O(dimension sizes) each).
 std::int64_t NearestSearch::Impl::l1_score(const Machine& machine, const Offset& centre, std::int32_t k,
@@ -314,7 +312,7 @@ std::int64_t NearestSearch::Impl::l1_score(const Machine& machine, const Offset&
     for (int d = 0; d < 3; ++d) ++axes_[d].count[std::size_t(c[d])];
     const auto size = static_cast<std::int32_t>(taken_.size());
     if (size == k || size == check_at) {
-      score = histogram_score();
+      score = pair_hops(axes_);
       check_at = size + std::max<std::int32_t>(1, std::min(k - size, std::max(16, k / 16)));
       return size < k && score < bound;
     }
@@ -341,26 +339,26 @@ const NearestSearch::Impl::IdealShape& NearestSearch::Impl::ideal_shape(std::int
   }
   for (int d = 0; d < 3; ++d) {
     axes[d].count = shape.count[d];
-    shape.score += axis_pair_distance_sum(axes[d]);
     shape.attach[d].assign(std::size_t(span_[d]), 0);
     for (std::int32_t a = 0; a < span_[d]; ++a) {
       for (std::int32_t b = 0; b < span_[d]; ++b) {
-        const std::int32_t diff = std::abs(a - b), wrap = axes[d].wrap;
-        shape.attach[d][std::size_t(a)] += shape.count[d][std::size_t(b)] * (wrap > 0 ? std::min(diff, wrap - diff) : diff);
+        shape.attach[d][std::size_t(a)] += shape.count[d][std::size_t(b)] * axis_distance(a, b, axes[d].wrap);
       }
     }
   }
+  shape.score = pair_hops(axes);
   return ideal_[k] = std::move(shape);
 }
 
-void NearestSearch::Impl::build_busy_rows(const Machine& machine) {
+/// From free_ (build_prefix first).
+void NearestSearch::Impl::build_busy_rows() {
   const auto [lx, ly, lz] = grid_.dims();
   busy_rows_.assign(std::size_t(lx) * std::size_t(ly) * std::size_t(row_words_), 0);
-  NodeId n = 0;
+  std::size_t n = 0;
   for (std::size_t row = 0; row < std::size_t(lx) * std::size_t(ly); ++row) {
     std::uint64_t* words = busy_rows_.data() + row * std::size_t(row_words_);
     for (std::int32_t z = 0; z < lz; ++z, ++n) {
-      if (!machine.is_free(n)) words[z / 64] |= std::uint64_t{1} << (z % 64);
+      if (!free_[n]) words[z / 64] |= std::uint64_t{1} << (z % 64);
     }
   }
 }
@@ -444,8 +442,7 @@ std::int64_t NearestSearch::Impl::shape_score(const Machine& machine, const Offs
   auto& cz = shape_axes_[2].count;
   for (const Offset& u : busy_) --cx[std::size_t(u[0])], --cy[std::size_t(u[1])], --cz[std::size_t(u[2])];
   const auto busy = static_cast<std::int32_t>(busy_.size());
-  std::int64_t score = 0;
-  for (const AxisHistogram& axis : shape_axes_) score += axis_pair_distance_sum(axis);
+  std::int64_t score = pair_hops(shape_axes_);
   if (score >= bound) return score;
   std::int32_t added = 0;
   walk(std::span<const Offset>(l1_order_).subspan(std::size_t(k)), centre, [&](NodeId n, const Offset& c) {
@@ -453,9 +450,7 @@ std::int64_t NearestSearch::Impl::shape_score(const Machine& machine, const Offs
     ++cx[std::size_t(c[0])], ++cy[std::size_t(c[1])], ++cz[std::size_t(c[2])];
     return ++added < busy;
   });
-  score = 0;
-  for (const AxisHistogram& axis : shape_axes_) score += axis_pair_distance_sum(axis);
-  return score;
+  return pair_hops(shape_axes_);
 }
 
 /// Whether every node within L_inf radius r of `centre` is free and, on a mesh, inside it: then
@@ -484,7 +479,7 @@ std::vector<NodeId> NearestSearch::Impl::by_pairwise_hops(NearestKind kind, cons
   const bool shapes = k >= 2;
   const IdealShape* ideal = shapes ? &ideal_shape(k) : nullptr;
   bool ideal_seen = false;
-  if (shapes) build_prefix(machine), build_busy_rows(machine);
+  if (shapes) build_prefix(machine), build_busy_rows();
   for (const Offset& centre : centres(kind, machine)) {
     if (shapes && box_all_free(centre, ideal->r)) {
       if (ideal_seen) continue;

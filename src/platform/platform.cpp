@@ -6,6 +6,7 @@
 #include <map>
 
 #include "dcsweep/core/error.hpp"
+#include "dcsweep/platform/network.hpp"
 
 namespace dcsweep {
 namespace {
@@ -218,11 +219,7 @@ std::array<std::int32_t, 3> Platform::coordinate(std::int32_t node) const {
 std::int32_t Platform::hops(std::int32_t a, std::int32_t b) const {
   const auto ca = coordinate(a), cb = coordinate(b);
   std::int32_t total = 0;
-  for (int d = 0; d < 3; ++d) {
-    std::int32_t h = std::abs(ca[d] - cb[d]);
-    if (network == NetworkKind::torus && network_dims[d] > 0) h = std::min(h, network_dims[d] - h);
-    total += h;
-  }
+  for (int d = 0; d < 3; ++d) total += axis_distance(ca[d], cb[d], network == NetworkKind::torus ? network_dims[d] : 0);
   return total;
 }
 

@@ -101,10 +101,9 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
   // mm and genalg: on a torus most centres are scored from the ideal shape (a row scan of the
   // ball), on a mesh whose balls cross its edges every centre walks ~k / free share
   if (a == "mm" || a == "genalg") {
-    const bool mm = a == "mm";
-    if (!shape.torus) return (mm ? model.mm_mesh_per_node_k_s : model.genalg_mesh_per_node_k_s) * n * shape.node_sum;
-    return (mm ? model.mm_torus_per_node_s : model.genalg_torus_per_node_s) * n * jobs +
-           (mm ? model.mm_torus_per_node_k08_s : model.genalg_torus_per_node_k08_s) * n * shape.node_pow_sum;
+    const NearestCost& c = a == "mm" ? model.mm : model.genalg;
+    if (!shape.torus) return c.mesh_per_node_k_s * n * shape.node_sum;
+    return c.torus_per_node_s * n * jobs + c.torus_per_node_k08_s * n * shape.node_pow_sum;
   }
   if (a == "bqp") {  // on a large room the seeds, swaps and rows scanned grow with k, slowly with N
     if (n <= 2.0 * double(p.integer("bqp_exact_max_nodes"))) return model.bqp_small_per_node_s * n * jobs;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "dcsweep/alloc/allocator.hpp"
+#include "dcsweep/platform/network.hpp"
 
 namespace dcsweep {
 
@@ -33,12 +34,7 @@ struct BqpProblem {
   std::int32_t size() const { return static_cast<std::int32_t>(linear.size()); }
   std::int32_t hops(std::int32_t a, std::int32_t b) const {
     std::int32_t total = 0;
-    for (int d = 0; d < 3; ++d) {
-      std::int32_t h = coordinate[a][d] > coordinate[b][d] ? coordinate[a][d] - coordinate[b][d]
-                                                           : coordinate[b][d] - coordinate[a][d];
-      if (wrap[d] > 0 && wrap[d] - h < h) h = wrap[d] - h;
-      total += h;
-    }
+    for (int d = 0; d < 3; ++d) total += axis_distance(coordinate[a][d], coordinate[b][d], wrap[d]);
     return total;
   }
   /// Sum of hops over the unordered pairs of `chosen` (candidate indices).

@@ -37,9 +37,28 @@ void require_room_params(const ParamSet& params, std::string_view allocator);
 /// room, another thermal model, or no node power): the check every thermal allocator makes.
 const HeatDistribution& heat_of(const RoomView& room, std::string_view who);
 
-/// The largest inlet rise over the supply (K) once `nodes` run in `config`, from the rises now:
-/// max_i rise_i + sum over the nodes of D(i, zone) (busy - idle). O(zones x distinct zones).
-double peak_rise_after(const RoomView& room, std::span<const NodeId> nodes, const JobConfig& config);
+/// The largest inlet rise over the supply (K) once a node set runs in a job's configuration, from
+/// the rises now: max_i rise_i + sum over the nodes of D(i, zone) (busy - idle), O(nodes + zones x
+/// distinct zones). For the many sets of one decision (mpit's, joint's shells): each node's zone
+/// and power delta are read from the room once per decision; the zones' added power is summed in
+/// node order and their columns of D added in ascending zone order, whatever the set.
+class PeakRise {
+ public:
+  /// A new decision on `room` (InputError naming `who` without D) for a job in `config`.
+  void start(const RoomView& room, const JobConfig& config, std::int32_t node_count, std::string_view who);
+  /// The peak once `nodes` (ascending) run the job.
+  double peak(std::span<const NodeId> nodes);
+
+ private:
+  const RoomView* room_ = nullptr;
+  const JobConfig* config_ = nullptr;
+  const HeatDistribution* d_ = nullptr;
+  std::uint64_t decision_ = 0;
+  std::vector<std::uint64_t> stamp_;  ///< the decision a node's zone and delta were read in
+  std::vector<std::int32_t> zone_, touched_;
+  std::vector<double> delta_, added_w_;  ///< added_w_: NaN where no node was added
+  Eigen::VectorXd rise_, column_;
+};
 
 /// Nearest integer point to the fractional counts `x` with sum n and 0 <= y_p <= cap_p (the sum
 /// of x is n): y = floor(x), then one more for the largest x_p - y_p (ties: the lowest p),
@@ -53,7 +72,7 @@ struct MpitDecision {
                               ///< jobs and enumerated decisions: the exact optimum). Not a bound
                               ///< for a job with busy <= idle power: it is placed as if each of
                               ///< its nodes added 1 mW.
-  double peak_rise_k;         ///< the chosen nodes' peak (peak_rise_after)
+  double peak_rise_k;         ///< the chosen nodes' peak (PeakRise)
   bool lp_solved = false;     ///< the LP was solved (false: the only allocation, or enumerated)
 };
 

@@ -16,6 +16,13 @@ struct AxisHistogram {
   std::int32_t wrap = 0;            ///< torus length of the dimension, 0 on a mesh
 };
 
+/// The distance along one axis between coordinates a and b: |a - b|, or min(|a - b|, wrap - |a - b|)
+/// on a torus (wrap > 0).
+inline std::int32_t axis_distance(std::int32_t a, std::int32_t b, std::int32_t wrap) {
+  const std::int32_t h = a > b ? a - b : b - a;
+  return wrap > 0 && wrap - h < h ? wrap - h : h;
+}
+
 /// Sum over unordered pairs of nodes of their distance along one axis: |a - b|, or
 /// min(|a - b|, wrap - |a - b|) on a torus. O(count.size()).
 std::int64_t axis_pair_distance_sum(const AxisHistogram& axis);

@@ -13,6 +13,14 @@
 
 namespace dcsweep {
 
+/// mm's or genalg's decisions (sweep/cost.cpp): on a torus most centres are scored from the
+/// ideal shape, on a mesh whose balls cross its edges every centre is walked.
+struct NearestCost {
+  double mesh_per_node_k_s;     ///< on a mesh: x N x k
+  double torus_per_node_s;      ///< on a torus: x N
+  double torus_per_node_k08_s;  ///< and x N x k^0.8
+};
+
 struct CostModel {
   double per_job_s = 4.3e-7;   ///< event handling, queue and metrics per job
   double per_node_s = 3.2e-9;  ///< allocation and release per node of a job
@@ -32,12 +40,8 @@ struct CostModel {
   // Allocators, per decision (one per job): fitted to bench_decisions on CEA-Curie from job
   // 10,500 on meng40, oxley1080, oxley4320 and intrepid (README, Performance), within 3 x of each.
   double mc1x1_per_node_s = 1.4e-8;       ///< x N
-  double mm_mesh_per_node_k_s = 3.4e-8;       ///< mm on a mesh: x N x k
-  double mm_torus_per_node_s = 2.5e-8;        ///< mm on a torus: x N
-  double mm_torus_per_node_k08_s = 1.3e-8;    ///< and x N x k^0.8
-  double genalg_mesh_per_node_k_s = 2.6e-8;   ///< genalg, the same
-  double genalg_torus_per_node_s = 1.2e-8;
-  double genalg_torus_per_node_k08_s = 7.5e-9;
+  NearestCost mm{3.4e-8, 2.5e-8, 1.3e-8};
+  NearestCost genalg{2.6e-8, 1.2e-8, 7.5e-9};
   double bqp_per_k07_n02_s = 7.9e-5;      ///< x k^0.7 x N^0.2: the heuristic on a large room (fitted)
   double bqp_small_per_node_s = 5e-8;     ///< x N, a machine of at most 2 x bqp_exact_max_nodes
   double mpit_per_zone2_s = 3e-9;         ///< x zones^2: the LP (joint's too)
