@@ -18,21 +18,6 @@
 #include "dcsweep/sim/run.hpp"
 #include "dcsweep/sim/scenario.hpp"
 
-namespace {
-
-/// NAME=VALUE[,NAME=VALUE...] into `params` (values parsed as the parameter's type).
-void apply_assignments(std::string_view assignments, dcsweep::ParamSet& params) {
-  while (!assignments.empty()) {
-    const std::size_t comma = assignments.find(',');
-    const std::string_view one = assignments.substr(0, comma);
-    const std::size_t eq = one.find('=');
-    if (eq == std::string_view::npos) throw std::invalid_argument("expected NAME=VALUE, got '" + std::string(one) + "'");
-    params.set_text(one.substr(0, eq), one.substr(eq + 1));
-    assignments = comma == std::string_view::npos ? std::string_view() : assignments.substr(comma + 1);
-  }
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   using namespace dcsweep;
@@ -45,7 +30,7 @@ int main(int argc, char** argv) {
   const int runs = bench::parse_trace_args(argc, argv, common);
   std::vector<std::string> variants;
   for (int i = 2; i + 1 < argc; ++i) {
-    if (std::string_view(argv[i]) == "--set") apply_assignments(argv[++i], common);
+    if (std::string_view(argv[i]) == "--set") bench::apply_assignments(argv[++i], common);
     else if (std::string_view(argv[i]) == "--variant") variants.emplace_back(argv[++i]);
   }
   if (variants.empty()) variants.emplace_back("");
@@ -55,7 +40,7 @@ int main(int argc, char** argv) {
   std::vector<HeatDistributionBuild> rooms;  // built once, outside the timing, as a sweep's cache does
   for (const std::string& v : variants) {
     ParamSet params = common;
-    apply_assignments(v, params);
+    bench::apply_assignments(v, params);
     scenarios.push_back(make_scenario(params, 0, 0, cached));
     rooms.push_back(thermal_enabled(scenarios.back()) ? build_heat_distribution(scenarios.back().platform, params)
                                                       : HeatDistributionBuild{});

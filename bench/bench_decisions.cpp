@@ -91,10 +91,8 @@ int main(int argc, char** argv) {
       limit_s = std::stod(argv[++i]);
     else if (arg == "--csv")
       csv = argv[++i];
-    else if (arg == "--set") {
-      const std::string_view one = argv[++i];
-      params.set_text(one.substr(0, one.find('=')), one.substr(one.find('=') + 1));
-    }
+    else if (arg == "--set")
+      bench::apply_assignments(argv[++i], params);
   }
   const auto trace = std::make_shared<const SwfTrace>(read_swf(argv[1]));
   const TraceLoader cached = [&](const std::string&) { return trace; };

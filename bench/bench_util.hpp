@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dcsweep/core/params.hpp"
@@ -18,6 +20,18 @@ inline double median(std::vector<double> v) {
   if (v.empty()) return NAN;  // --runs 0
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+/// NAME=VALUE[,NAME=VALUE...] into `params` (values parsed as the parameter's type).
+inline void apply_assignments(std::string_view assignments, ParamSet& params) {
+  while (!assignments.empty()) {
+    const std::size_t comma = assignments.find(',');
+    const std::string_view one = assignments.substr(0, comma);
+    const std::size_t eq = one.find('=');
+    if (eq == std::string_view::npos) throw std::invalid_argument("expected NAME=VALUE, got '" + std::string(one) + "'");
+    params.set_text(one.substr(0, eq), one.substr(eq + 1));
+    assignments = comma == std::string_view::npos ? std::string_view() : assignments.substr(comma + 1);
+  }
 }
 
 /// TRACE [--platform NAME] [--scale-to-platform] [--jobs N] [--runs R] into `params`; returns R.
