@@ -5,15 +5,22 @@
 // objective never changes). Variables are the powers the job adds (kW), so the D coefficients
 // do not depend on the job: only the cardinality row does, through the ratios of the pools'
 // power deltas, and the problem is reloaded (basis kept) when those ratios change.
+// On rooms of many zones (node-level zones on oxley4320: a dense 4,320 x 4,320 LP, every dual
+// simplex pivot a pass over 18.7 million coefficients) the LP holds only the inlet rows that can
+// bind (MpitRows::generated): after a solve, the full rises under the solution are computed from
+// the pools it uses, and the inlets hotter than t are added as rows until none is. The result is
+// an optimum of the whole LP (every column is always present; the rows left out are satisfied).
 #include "dcsweep/alloc/mpit.hpp"
 
 #include <ClpSimplex.hpp>
 #include <CoinPackedMatrix.hpp>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <numeric>
 #include <string>
+#include <utility>
 
 #include "dcsweep/alloc/allocator.hpp"
 #include "dcsweep/core/error.hpp"
@@ -29,6 +36,23 @@ constexpr double kMinDeltaW = 1e-3;
 /// Up to this many possible integer allocations, MPIT enumerates them all instead of solving
 /// the LP (about the cost of one LP solve on meng40).
 constexpr std::int64_t kEnumerateMax = 200;
+/// Single-node moves after rounding, at most: 10 x pools + 100 (a bound that does not bind), but
+/// kManyPoolsMaxMoves on rooms of more than kManyPools pools, where one move weighs up to
+/// pools^2 pairs. Each move lowers the peak; on oxley4320's jobs of 1,500-2,300 nodes (CEA-Curie,
+/// scaled) the moves after the 64th lowered it by less than 0.1% of the rise (0.001-0.002 K) for
+/// 600-1,100 moves of a second or more each; on oxley1080's 2,000 jobs no decision made more
+/// than 45. (On intrepid's 80 pools of 512 nodes decisions make hundreds of cheap moves.)
+constexpr std::size_t kManyPools = 256;
+constexpr std::int64_t kManyPoolsMaxMoves = 64;
+/// MpitRows::automatic generates the inlet rows on rooms of more zones than this.
+constexpr Eigen::Index kAllRowsMax = 256;
+/// Inlets added per round of row generation, the most overheated first.
+constexpr std::size_t kRowsPerRound = 16;
+/// At a decision, a generated LP holding more inlet rows than this drops its slack ones.
+constexpr std::size_t kRowsKept = 128;
+/// An inlet whose rise under the LP's solution exceeds t by more than this (K) is a violated
+/// row (Clp's own primal tolerance).
+constexpr double kRowTolK = 1e-7;
 
 /// C(free, n), saturated at limit + 1: at least the number of distinct pool counts.
 std::int64_t subsets_up_to(std::int64_t free, std::int64_t n, std::int64_t limit) {
@@ -93,14 +117,37 @@ void PeakRise::start(const RoomView& room, const JobConfig& config, std::int32_t
   ++decision_;
 }
 
-double PeakRise::peak(std::span<const NodeId> nodes) {
-  touched_.clear();
+void PeakRise::read_nodes(std::span<const NodeId> nodes) {
   for (const NodeId n : nodes) {
     const auto i = std::size_t(n);
     if (stamp_[i] != decision_) {
       stamp_[i] = decision_, zone_[i] = room_->zone_of(n);
       delta_[i] = room_->busy_power_w(n, *config_) - room_->idle_power_w(n);
     }
+  }
+}
+
+double PeakRise::peak_over(std::span<const NodeId> nodes, std::span<const Eigen::Index> inlets) {
+  read_nodes(nodes);
+  const Eigen::VectorXd& now = room_->inlet_rise_k();
+  over_.resize(inlets.size());
+  for (std::size_t k = 0; k < inlets.size(); ++k) over_[k] = now[inlets[k]];
+  for (const NodeId n : nodes) {
+    const auto i = std::size_t(n);
+    for (std::size_t k = 0; k < inlets.size(); ++k) over_[k] += d_->entry(inlets[k], zone_[i]) * delta_[i];
+  }
+  return over_.empty() ? -INFINITY : *std::max_element(over_.begin(), over_.end());
+}
+
+std::vector<Eigen::Index> PeakRise::hottest(std::size_t count) const {
+  return least_indices(rise_.size(), count, [&](Eigen::Index a, Eigen::Index b) { return rise_(a) > rise_(b); });
+}
+
+double PeakRise::peak(std::span<const NodeId> nodes) {
+  touched_.clear();
+  read_nodes(nodes);
+  for (const NodeId n : nodes) {
+    const auto i = std::size_t(n);
     double& w = added_w_[std::size_t(zone_[i])];
     if (std::isnan(w)) w = 0, touched_.push_back(zone_[i]);
     w += delta_[i];
@@ -143,7 +190,7 @@ std::vector<std::int32_t> nearest_integer_counts(std::span<const double> x, std:
 // ---- the solver ----------------------------------------------------------------------------------
 
 struct MpitSolver::Impl {
-  explicit Impl(const Platform& platform) : platform_(platform) {
+  Impl(const Platform& platform, MpitOptions options) : platform_(platform), options_(options) {
     lp_.setLogLevel(0);
     lp_.scaling(0);
   }
@@ -163,19 +210,47 @@ struct MpitSolver::Impl {
   std::vector<std::int32_t> best_single(const Eigen::VectorXd& rise) const;
   std::vector<std::int32_t> best_by_enumeration(const Eigen::VectorXd& rise, std::int32_t n) const;
   void set_bounds(const RoomView& room, std::int32_t n);
+  /// Solves the LP from its current basis (optimal, or SimulationError).
+  void solve();
+  /// Generated rows: the inlets the LP's solution overheats (the most first, at most
+  /// kRowsPerRound), from the rises now.
+  std::vector<std::int32_t> violated_inlets(const Eigen::VectorXd& rise);
+  void add_rows(std::span<const std::int32_t> inlets, const Eigen::VectorXd& rise);
+  /// Generated rows: drops the inlet rows whose slack is basic once more than kRowsKept are held.
+  void drop_slack_rows();
   std::vector<std::int32_t> round(std::int32_t n);
   void refine(std::vector<std::int32_t>& counts, const Eigen::VectorXd& rise);
+  /// A node moved from pool `from` to pool `to` (none: from < 0).
+  struct Move {
+    Eigen::Index from = -1, to = -1;
+  };
+  /// The peak once a node of pool a moves to pool b, from after_.
+  double move_peak(Eigen::Index a, Eigen::Index b) const;
+  /// The move of the lowest peak below `best` that cools the hottest inlet `hot` (ties: the
+  /// lowest a, then b); every move scored over every inlet.
+  Move best_move_plain(const std::vector<std::int32_t>& counts, Eigen::Index hot, double best) const;
+  Move best_move_bounded(const std::vector<std::int32_t>& counts, Eigen::Index hot, double best);
   std::vector<NodeId> nodes_of(const Machine& machine, const std::vector<std::int32_t>& counts) const;
 
   const Platform& platform_;
+  MpitOptions options_;
   std::vector<Pool> pools_;
   Eigen::Index zones_ = 0;
   ClpSimplex lp_;
   bool loaded_ = false;
+  bool generated_ = false;           ///< the inlet rows are generated (MpitRows)
+  bool reshaped_ = false;            ///< rows were added or dropped since Clp's last solve
+  std::vector<std::int32_t> inlet_;  ///< per LP row: its inlet, or -1 for the cardinality row
+  std::vector<char> held_;           ///< per inlet: it has an LP row
+  Eigen::VectorXd solution_rise_;    ///< generated rows: every inlet's rise under the solution
+  const HeatDistribution* heat_of_room_ = nullptr;  ///< the decision's D
   std::vector<double> delta_kw_, ratio_, loaded_ratio_;  ///< per pool
   std::vector<std::int32_t> free_;
   Matrix zone_columns_;        ///< column p: D(:, zone_p) (K/W)
   Eigen::VectorXd after_;      ///< inlet rises with the job placed (refine)
+  std::vector<Eigen::Index> hottest_;                         ///< refine: inlets, hottest first
+  std::vector<std::pair<double, Eigen::Index>> destinations_;  ///< refine: (heat at the hottest inlet, pool)
+  std::vector<double> most_out_, least_in_;                   ///< refine: per hottest inlet
   PeakRise peaks_;
 };
 
@@ -195,33 +270,48 @@ void MpitSolver::Impl::build_pools(const RoomView& room) {
     zone_columns_.col(Eigen::Index(p)) = column;
   }
   delta_kw_.resize(pools_.size()), ratio_.resize(pools_.size()), free_.resize(pools_.size());
+  generated_ = options_.rows == MpitRows::generated || (options_.rows == MpitRows::automatic && zones_ > kAllRowsMax);
+  held_.assign(std::size_t(zones_), !generated_);
+  inlet_.clear();
+  if (generated_) {
+    inlet_.push_back(-1);  // the cardinality row first; inlet rows are appended
+  } else {
+    for (Eigen::Index i = 0; i < zones_; ++i) inlet_.push_back(std::int32_t(i));
+    inlet_.push_back(-1);
+  }
 }
 
-/// Columns: t, then the pools' w (kW). Rows: t - sum_p D(i, zone_p) w_p >= rise_i per inlet i,
-/// then sum_p ratio_p w_p = n delta_ref (ratio_p = delta_ref / delta_p).
+/// Columns: t, then the pools' w (kW). Rows (inlet_): t - sum_p D(i, zone_p) w_p >= rise_i per
+/// inlet i held, and sum_p ratio_p w_p = n delta_ref (ratio_p = delta_ref / delta_p).
 void MpitSolver::Impl::load(const HeatDistribution& d) {
   std::vector<CoinBigIndex> start{0};
   std::vector<int> row;
   std::vector<double> value;
-  const auto cardinality = static_cast<int>(zones_);
-  for (int i = 0; i < cardinality; ++i) row.push_back(i), value.push_back(1.0);
+  const auto rows = static_cast<int>(inlet_.size());
+  for (int k = 0; k < rows; ++k) {
+    if (inlet_[std::size_t(k)] >= 0) row.push_back(k), value.push_back(1.0);
+  }
   start.push_back(CoinBigIndex(row.size()));
   for (std::size_t p = 0; p < pools_.size(); ++p) {
-    for (int i = 0; i < cardinality; ++i) {
+    for (int k = 0; k < rows; ++k) {
+      const std::int32_t i = inlet_[std::size_t(k)];
+      if (i < 0) {
+        row.push_back(k), value.push_back(ratio_[p]);
+        continue;
+      }
       const double dij = d.entry(i, pools_[p].zone) * kW;
-      if (dij != 0) row.push_back(i), value.push_back(-dij);
+      if (dij != 0) row.push_back(k), value.push_back(-dij);
     }
-    row.push_back(cardinality), value.push_back(ratio_[p]);
     start.push_back(CoinBigIndex(row.size()));
   }
   const auto columns = static_cast<int>(pools_.size() + 1);
-  const CoinPackedMatrix matrix(true, cardinality + 1, columns, CoinBigIndex(value.size()), value.data(), row.data(),
+  const CoinPackedMatrix matrix(true, rows, columns, CoinBigIndex(value.size()), value.data(), row.data(),
                                 start.data(), nullptr);
   std::vector<unsigned char> basis;
-  if (loaded_) basis.assign(lp_.statusArray(), lp_.statusArray() + columns + cardinality + 1);
+  if (loaded_) basis.assign(lp_.statusArray(), lp_.statusArray() + columns + rows);
   std::vector<double> lower(std::size_t(columns), 0.0), upper(std::size_t(columns), 0.0), cost(std::size_t(columns), 0.0);
   lower[0] = -COIN_DBL_MAX, upper[0] = COIN_DBL_MAX, cost[0] = 1;
-  std::vector<double> row_lower(std::size_t(cardinality + 1), 0.0), row_upper(std::size_t(cardinality + 1), COIN_DBL_MAX);
+  std::vector<double> row_lower(std::size_t(rows), 0.0), row_upper(std::size_t(rows), COIN_DBL_MAX);
   lp_.loadProblem(matrix, lower.data(), upper.data(), cost.data(), row_lower.data(), row_upper.data());
   if (!basis.empty()) lp_.copyinStatus(basis.data());
   loaded_ratio_ = ratio_;
@@ -302,8 +392,88 @@ void MpitSolver::Impl::set_bounds(const RoomView& room, std::int32_t n) {
   if (changed) load(*room.heat_distribution());
   for (std::size_t p = 0; p < pools_.size(); ++p) lp_.setColumnUpper(int(p + 1), delta_kw_[p] * free_[p]);
   const Eigen::VectorXd& rise = room.inlet_rise_k();
-  for (Eigen::Index i = 0; i < zones_; ++i) lp_.setRowLower(int(i), rise[i]);
-  lp_.setRowBounds(int(zones_), n * ref, n * ref);
+  for (std::size_t k = 0; k < inlet_.size(); ++k) {
+    if (inlet_[k] >= 0) {
+      lp_.setRowLower(int(k), rise[inlet_[k]]);
+    } else {
+      lp_.setRowBounds(int(k), n * ref, n * ref);
+    }
+  }
+}
+
+void MpitSolver::Impl::solve() {
+  // 7: keep Clp's work areas and factorisation between decisions (only bounds change between
+  // them; a reload after a change of the pools' power ratios resets what Clp keeps). After rows
+  // were added or dropped only the basis is kept (1: set up anew, keep at the end).
+  lp_.dual(0, reshaped_ ? 1 : 7);
+  reshaped_ = false;
+  if (lp_.status() != 0) lp_.primal();  // numerical trouble: once more from where the dual stopped
+  if (lp_.status() != 0) {              // and once from scratch (a slack basis, nothing kept)
+    lp_.allSlackBasis(true);
+    lp_.dual();
+  }
+  check_optimal(lp_);
+}
+
+std::vector<std::int32_t> MpitSolver::Impl::violated_inlets(const Eigen::VectorXd& rise) {
+  const double* w = lp_.primalColumnSolution();
+  solution_rise_ = rise;
+  for (std::size_t p = 0; p < pools_.size(); ++p) {
+    if (w[p + 1] > 0) solution_rise_ += (w[p + 1] * kW) * zone_columns_.col(Eigen::Index(p));
+  }
+  const double t = w[0];
+  std::vector<std::int32_t> out;
+  for (Eigen::Index i = 0; i < zones_; ++i) {
+    if (!held_[std::size_t(i)] && solution_rise_[i] > t + kRowTolK) out.push_back(std::int32_t(i));
+  }
+  if (out.size() > kRowsPerRound) {
+    std::partial_sort(out.begin(), out.begin() + kRowsPerRound, out.end(), [&](std::int32_t a, std::int32_t b) {
+      return solution_rise_[a] > solution_rise_[b] || (solution_rise_[a] == solution_rise_[b] && a < b);
+    });
+    out.resize(kRowsPerRound);
+  }
+  return out;
+}
+
+void MpitSolver::Impl::add_rows(std::span<const std::int32_t> inlets, const Eigen::VectorXd& rise) {
+  if (!loaded_) {  // load() builds them with the rest
+    for (const std::int32_t i : inlets) inlet_.push_back(i), held_[std::size_t(i)] = 1;
+    return;
+  }
+  std::vector<CoinBigIndex> start{0};
+  std::vector<int> column;
+  std::vector<double> value, lower, upper;
+  const HeatDistribution& d = *heat_of_room_;
+  for (const std::int32_t i : inlets) {
+    column.push_back(0), value.push_back(1.0);
+    for (std::size_t p = 0; p < pools_.size(); ++p) {
+      const double dij = d.entry(i, pools_[p].zone) * kW;
+      if (dij != 0) column.push_back(int(p + 1)), value.push_back(-dij);
+    }
+    start.push_back(CoinBigIndex(column.size()));
+    lower.push_back(rise[i]), upper.push_back(COIN_DBL_MAX);
+    inlet_.push_back(i), held_[std::size_t(i)] = 1;
+  }
+  lp_.addRows(int(inlets.size()), lower.data(), upper.data(), start.data(), column.data(), value.data());
+  reshaped_ = true;
+}
+
+void MpitSolver::Impl::drop_slack_rows() {
+  if (inlet_.size() <= kRowsKept + 1) return;
+  std::vector<int> drop;
+  std::vector<std::int32_t> kept;
+  for (std::size_t k = 0; k < inlet_.size(); ++k) {
+    const std::int32_t i = inlet_[k];
+    if (i >= 0 && lp_.getRowStatus(int(k)) == ClpSimplex::basic) {
+      drop.push_back(int(k)), held_[std::size_t(i)] = 0;
+    } else {
+      kept.push_back(i);
+    }
+  }
+  if (drop.empty()) return;
+  lp_.deleteRows(int(drop.size()), drop.data());
+  inlet_ = std::move(kept);
+  reshaped_ = true;
 }
 
 std::vector<std::int32_t> MpitSolver::Impl::round(std::int32_t n) {
@@ -313,35 +483,116 @@ std::vector<std::int32_t> MpitSolver::Impl::round(std::int32_t n) {
   return nearest_integer_counts(x, free_, n);
 }
 
-/// Moves one node at a time from pool a to pool b while that lowers the peak, the best move
-/// first (only moves that cool the hottest inlet can). A node-level
-/// move is a swap of a chosen node for a free one. The rounded LP solution can be far from the
-/// integer optimum for small jobs (a relaxation spreads a single node over every cool spot).
+/// Moves one node at a time from pool a to pool b while that lowers the peak (a bounded number
+/// of moves: kManyPools), the best move first (ties: the lowest a, then the lowest b; only moves that cool
+/// the hottest inlet can lower it). A node-level move is a swap of a chosen node for a free one. The rounded LP
+/// solution can be far from the integer optimum for small jobs (a relaxation spreads a single
+/// node over every cool spot).
 void MpitSolver::Impl::refine(std::vector<std::int32_t>& counts, const Eigen::VectorXd& rise) {
   after_ = rise;
   for (std::size_t p = 0; p < pools_.size(); ++p) {
     if (counts[p] > 0) after_ += (counts[p] * delta_kw_[p] * kW) * zone_columns_.col(Eigen::Index(p));
   }
-  const auto pools = Eigen::Index(pools_.size());
-  for (std::int64_t move = 0; move < 10 * pools + 100; ++move) {  // a bound; each move lowers the peak
+  const auto pools = std::int64_t(pools_.size());
+  const std::int64_t max_moves = pools > std::int64_t(kManyPools) ? kManyPoolsMaxMoves : 10 * pools + 100;
+  for (std::int64_t move = 0; move < max_moves; ++move) {
     Eigen::Index hot;
     const double peak = after_.maxCoeff(&hot);
-    double best = peak - 1e-12;
-    Eigen::Index from = -1, to = -1;
-    for (Eigen::Index a = 0; a < pools; ++a) {
-      if (counts[std::size_t(a)] == 0) continue;
-      const double out_hot = delta_kw_[std::size_t(a)] * kW * zone_columns_(hot, a);
-      for (Eigen::Index b = 0; b < pools; ++b) {
-        const double in_w = delta_kw_[std::size_t(b)] * kW;
-        if (b == a || counts[std::size_t(b)] == free_[std::size_t(b)] || in_w * zone_columns_(hot, b) >= out_hot) continue;
-        const double m = (after_ - (delta_kw_[std::size_t(a)] * kW) * zone_columns_.col(a) + in_w * zone_columns_.col(b)).maxCoeff();
-        if (m < best) best = m, from = a, to = b;
-      }
-    }
-    if (from < 0) return;
-    --counts[std::size_t(from)], ++counts[std::size_t(to)];
-    after_ += (delta_kw_[std::size_t(to)] * kW) * zone_columns_.col(to) - (delta_kw_[std::size_t(from)] * kW) * zone_columns_.col(from);
+    const Move m = options_.bounded_moves ? best_move_bounded(counts, hot, peak - 1e-12)
+                                          : best_move_plain(counts, hot, peak - 1e-12);
+    if (m.from < 0) return;
+    --counts[std::size_t(m.from)], ++counts[std::size_t(m.to)];
+    after_ += (delta_kw_[std::size_t(m.to)] * kW) * zone_columns_.col(m.to) -
+              (delta_kw_[std::size_t(m.from)] * kW) * zone_columns_.col(m.from);
   }
+}
+
+double MpitSolver::Impl::move_peak(Eigen::Index a, Eigen::Index b) const {
+  return (after_ - (delta_kw_[std::size_t(a)] * kW) * zone_columns_.col(a) +
+          (delta_kw_[std::size_t(b)] * kW) * zone_columns_.col(b))
+      .maxCoeff();
+}
+
+MpitSolver::Impl::Move MpitSolver::Impl::best_move_plain(const std::vector<std::int32_t>& counts, Eigen::Index hot,
+                                                         double best) const {
+  Move out;
+  const auto pools = Eigen::Index(pools_.size());
+  for (Eigen::Index a = 0; a < pools; ++a) {
+    if (counts[std::size_t(a)] == 0) continue;
+    const double out_hot = delta_kw_[std::size_t(a)] * kW * zone_columns_(hot, a);
+    for (Eigen::Index b = 0; b < pools; ++b) {
+      const double in_w = delta_kw_[std::size_t(b)] * kW;
+      if (b == a || counts[std::size_t(b)] == free_[std::size_t(b)] || in_w * zone_columns_(hot, b) >= out_hot) continue;
+      const double m = move_peak(a, b);
+      if (m < best) best = m, out = {a, b};
+    }
+  }
+  return out;
+}
+
+/// best_move_plain's move, found with less work: the destinations in ascending order of their
+/// heat at the hottest inlet (the moves a source can make are a prefix), and a move dropped as
+/// soon as one inlet, hottest first, reaches the best peak so far (kSlackK above it: the sums in
+/// another order may round differently). The moves left are scored as best_move_plain does.
+MpitSolver::Impl::Move MpitSolver::Impl::best_move_bounded(const std::vector<std::int32_t>& counts, Eigen::Index hot,
+                                                           double best) {
+  constexpr double kSlackK = 1e-9;
+  const auto pools = Eigen::Index(pools_.size());
+  hottest_.resize(std::size_t(zones_));
+  std::iota(hottest_.begin(), hottest_.end(), Eigen::Index{0});
+  std::sort(hottest_.begin(), hottest_.end(), [&](Eigen::Index x, Eigen::Index y) { return after_(x) > after_(y); });
+  // Over the hottest inlets: the most a source takes off each (any source) and the least a
+  // destination adds (any destination left): a destination that reaches the best even with the
+  // most taken off, or a source even with the least added, is in no better move.
+  const std::size_t top = std::min<std::size_t>(hottest_.size(), 64);
+  most_out_.assign(top, -INFINITY), least_in_.assign(top, INFINITY);
+  for (Eigen::Index a = 0; a < pools; ++a) {
+    if (counts[std::size_t(a)] == 0) continue;
+    const double w = delta_kw_[std::size_t(a)] * kW;
+    for (std::size_t k = 0; k < top; ++k) most_out_[k] = std::max(most_out_[k], w * zone_columns_(hottest_[k], a));
+  }
+  destinations_.clear();
+  for (Eigen::Index b = 0; b < pools; ++b) {
+    if (counts[std::size_t(b)] == free_[std::size_t(b)]) continue;
+    const double w = delta_kw_[std::size_t(b)] * kW;
+    bool reaches = false;
+    for (std::size_t k = 0; k < top && !reaches; ++k) {
+      reaches = after_(hottest_[k]) - most_out_[k] + w * zone_columns_(hottest_[k], b) - kSlackK >= best;
+    }
+    if (reaches) continue;
+    destinations_.push_back({w * zone_columns_(hot, b), b});
+    for (std::size_t k = 0; k < top; ++k) least_in_[k] = std::min(least_in_[k], w * zone_columns_(hottest_[k], b));
+  }
+  std::sort(destinations_.begin(), destinations_.end());
+  Move out;
+  for (Eigen::Index a = 0; a < pools && !destinations_.empty(); ++a) {
+    if (counts[std::size_t(a)] == 0) continue;
+    const double out_w = delta_kw_[std::size_t(a)] * kW;
+    const double out_hot = out_w * zone_columns_(hot, a);
+    const double* from = &zone_columns_(0, a);
+    bool source_reaches = false;
+    for (std::size_t k = 0; k < top && !source_reaches; ++k) {
+      source_reaches = after_(hottest_[k]) - out_w * from[hottest_[k]] + least_in_[k] - kSlackK >= best;
+    }
+    if (source_reaches) continue;
+    for (const auto& [in_hot, b] : destinations_) {
+      if (in_hot >= out_hot || after_(hot) - out_hot + in_hot - kSlackK >= best) break;
+      if (b == a) continue;
+      const double in_w = delta_kw_[std::size_t(b)] * kW;
+      const double* to = &zone_columns_(0, b);
+      bool reaches = false;
+      for (const Eigen::Index i : hottest_) {
+        if (after_(i) - out_w * from[i] + in_w * to[i] - kSlackK >= best) {
+          reaches = true;
+          break;
+        }
+      }
+      if (reaches) continue;
+      const double m = move_peak(a, b);
+      if (m < best || (m == best && a == out.from && b < out.to)) best = m, out = {a, b};
+    }
+  }
+  return out;
 }
 
 std::vector<NodeId> MpitSolver::Impl::nodes_of(const Machine& machine, const std::vector<std::int32_t>& counts) const {
@@ -376,16 +627,21 @@ MpitDecision MpitSolver::Impl::decide(const Machine& machine, const RoomView& ro
     out.lp_peak_rise_k = out.peak_rise_k = peaks_.peak(out.nodes);
     return out;
   }
-  set_bounds(room, n);
-  // 7: keep Clp's work areas and factorisation between decisions (only bounds change between
-  // them; a reload after a change of the pools' power ratios resets what Clp keeps)
-  lp_.dual(0, 7);
-  if (lp_.status() != 0) lp_.primal();  // numerical trouble: once more from where the dual stopped
-  if (lp_.status() != 0) {              // and once from scratch (a slack basis, nothing kept)
-    lp_.allSlackBasis(true);
-    lp_.dual();
+  heat_of_room_ = room.heat_distribution();
+  if (generated_) {
+    drop_slack_rows();
+    Eigen::Index hottest;  // held from the start: without an inlet row t would be unbounded
+    room.inlet_rise_k().maxCoeff(&hottest);
+    if (!held_[std::size_t(hottest)]) add_rows(std::array{std::int32_t(hottest)}, room.inlet_rise_k());
   }
-  check_optimal(lp_);
+  set_bounds(room, n);
+  solve();
+  if (generated_) {
+    for (std::vector<std::int32_t> add; !(add = violated_inlets(room.inlet_rise_k())).empty();) {
+      add_rows(add, room.inlet_rise_k());
+      solve();
+    }
+  }
   out.lp_peak_rise_k = lp_.objectiveValue();
   out.lp_solved = true;
   std::vector<std::int32_t> counts = round(n);
@@ -395,7 +651,8 @@ MpitDecision MpitSolver::Impl::decide(const Machine& machine, const RoomView& ro
   return out;
 }
 
-MpitSolver::MpitSolver(const Platform& platform) : impl_(std::make_unique<Impl>(platform)) {}
+MpitSolver::MpitSolver(const Platform& platform, MpitOptions options)
+    : impl_(std::make_unique<Impl>(platform, options)) {}
 MpitSolver::~MpitSolver() = default;
 MpitSolver::MpitSolver(MpitSolver&&) noexcept = default;
 MpitSolver& MpitSolver::operator=(MpitSolver&&) noexcept = default;

@@ -283,6 +283,88 @@ TEST(MpitAllocator, WorksOnZonesOfAZonedRoom) {
   EXPECT_EQ(check_every_decision(s, 0).decisions, 40);
 }
 
+/// Two MPIT solvers on every decision of a run, the simulation proceeding with the first's choice:
+/// the LP (whole, every inlet a row) against another way of solving it.
+class TwoSolvers final : public Allocator {
+ public:
+  TwoSolvers(const Platform& platform, MpitOptions reference, MpitOptions other)
+      : reference_(platform, reference), other_(platform, other) {}
+
+  bool allocate(const AllocationRequest& r, std::vector<NodeId>& out) override {
+    const MpitDecision a = reference_.decide(r.machine, r.room, r.config, r.nodes);
+    const MpitDecision b = other_.decide(r.machine, r.room, r.config, r.nodes);
+    EXPECT_EQ(a.lp_solved, b.lp_solved);
+    if (a.lp_solved) {
+      ++lp;
+      EXPECT_NEAR(b.lp_peak_rise_k, a.lp_peak_rise_k, 1e-6 * (1 + std::abs(a.lp_peak_rise_k)))
+          << "decision " << lp << " (" << r.nodes << " of " << r.machine.free_count() << " free nodes)";
+      largest_job = std::max(largest_job, r.nodes);
+    }
+    same += a.nodes == b.nodes;
+    peak_sum_reference += a.peak_rise_k, peak_sum_other += b.peak_rise_k;
+    ++decisions;
+    out = a.nodes;
+    return true;
+  }
+
+  int decisions = 0, lp = 0, same = 0;
+  std::int32_t largest_job = 0;
+  double peak_sum_reference = 0, peak_sum_other = 0;
+
+ private:
+  MpitSolver reference_, other_;
+};
+
+/// 360 nodes at node level (2 rows x 5 racks x 36: more zones than the whole LP is kept for),
+/// jobs of 2 to `max_nodes` nodes.
+Scenario many_zone_room(std::int64_t max_nodes) {
+  return room_run({{"platform", std::string("room")}, {"room_rows", std::int64_t{2}},
+                   {"room_racks_per_row", std::int64_t{5}}, {"room_nodes_per_rack", std::int64_t{36}},
+                   {"poisson_min_nodes", std::int64_t{2}}, {"poisson_max_nodes", max_nodes},
+                   {"poisson_rate_per_h", 30.0}, {"poisson_jobs", std::int64_t{60}}},
+                  "mpit", 3600);
+}
+
+TEST(MpitAllocator, GeneratedInletRowsReachTheWholeLpsOptimum) {
+  // Row generation holds only the inlets that bind; the value must be the whole LP's on every
+  // decision (its vertex, and so the rounding, may differ where the LP has several optima)
+  const Scenario big = many_zone_room(200);
+  const Scenario small = room_run({{"platform", std::string("meng40")}, {"poisson_min_nodes", std::int64_t{2}},
+                                   {"poisson_max_nodes", std::int64_t{16}}, {"poisson_rate_per_h", 45.0},
+                                   {"poisson_jobs", std::int64_t{60}}});
+  for (const Scenario* s : {&big, &small}) {
+    TwoSolvers two(s->platform, {MpitRows::all}, {MpitRows::generated});
+    test::simulate_with_physics(*s, &two);
+    EXPECT_EQ(two.decisions, 60);
+    EXPECT_GE(two.lp, 15);
+    EXPECT_GE(two.largest_job, 12);
+    std::printf("%s: %d LP decisions (largest %d nodes), %d of %d decisions the same nodes; mean peak rise %.4f K (whole LP) %.4f K (generated rows)\n",
+                s->platform.name.c_str(), two.lp, two.largest_job, two.same, two.decisions, two.peak_sum_reference / two.decisions,
+                two.peak_sum_other / two.decisions);
+  }
+}
+
+TEST(MpitAllocator, ChecksEveryDecisionOnARoomOfManyZones) {
+  // the references of the small rooms (peak by hand, 1,000 random allocations, the LP bound,
+  // exhaustive for 2-node jobs) on the room whose LP rows are generated
+  const CheckedMpit c = check_every_decision(many_zone_room(60), 2);
+  EXPECT_EQ(c.decisions, 60);
+  EXPECT_GE(c.exhaustive, 1);
+}
+
+TEST(MpitAllocator, BoundedMovesAreTheMovesOfTheFullScan) {
+  // the moves after rounding, pruned by their bound over the hottest inlets, against every move
+  // scored over every inlet: the same nodes on every decision
+  for (const Scenario& s : {many_zone_room(200), room_run({{"platform", std::string("meng40")},
+                                                        {"poisson_max_nodes", std::int64_t{16}},
+                                                        {"poisson_rate_per_h", 45.0}, {"poisson_jobs", std::int64_t{60}}})}) {
+    TwoSolvers two(s.platform, {MpitRows::automatic, false}, {MpitRows::automatic, true});
+    test::simulate_with_physics(s, &two);
+    EXPECT_EQ(two.same, two.decisions) << s.platform.name;
+    EXPECT_GE(two.lp, 15) << s.platform.name;
+  }
+}
+
 TEST(MpitAllocator, IsDeterministicAndSpreadsJobsColderThanFirstFit) {
   const Scenario s = room_run({{"platform", std::string("meng40")}, {"poisson_rate_per_h", 60.0}});
   auto run = [&](const std::string& allocator) {

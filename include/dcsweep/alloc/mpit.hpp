@@ -6,11 +6,13 @@
 //                           sum_p w_p / delta_p = n,   0 <= w_p <= delta_p free_p,
 // over pools p = the free nodes of one zone and one node type (a node at node level), w_p the
 // power the job adds in pool p (kW) and delta_p = busy - idle power of one of its nodes, with
-// COIN-OR Clp (warm-started from the previous decision's basis), then rounds the fractional
+// COIN-OR Clp (warm-started from the previous decision's basis; on rooms of many zones over the
+// inlets that can bind, by row generation: MpitRows), then rounds the fractional
 // node counts x_p = w_p / delta_p to the nearest integer allocation: floors first, then one more
 // node for the pools with the largest fractional parts (ties: the lowest node id). At node level
 // that is SST's rule, the n largest x. Then single-node moves between pools that lower the peak
-// (the rounded relaxation can be far from the integer optimum for small jobs). Within a pool the
+// (the rounded relaxation can be far from the integer optimum for small jobs; at most 64 moves
+// on rooms of more than 256 pools, 10 x pools + 100 otherwise). Within a pool the
 // lowest free node ids are taken. A one-node job needs no LP: the best pool by enumeration.
 #include <cstdint>
 #include <memory>
@@ -48,6 +50,11 @@ class PeakRise {
   void start(const RoomView& room, const JobConfig& config, std::int32_t node_count, std::string_view who);
   /// The peak once `nodes` (ascending) run the job.
   double peak(std::span<const NodeId> nodes);
+  /// The largest rise over `inlets` only once `nodes` run the job: a lower bound of peak(nodes)
+  /// (the same sums in another order: up to rounding), O(nodes x inlets).
+  double peak_over(std::span<const NodeId> nodes, std::span<const Eigen::Index> inlets);
+  /// The `count` hottest inlets under the node set of the last peak(), hottest first.
+  std::vector<Eigen::Index> hottest(std::size_t count) const;
 
  private:
   const RoomView* room_ = nullptr;
@@ -56,7 +63,10 @@ class PeakRise {
   std::uint64_t decision_ = 0;
   std::vector<std::uint64_t> stamp_;  ///< the decision a node's zone and delta were read in
   std::vector<std::int32_t> zone_, touched_;
+  void read_nodes(std::span<const NodeId> nodes);  ///< zone_ and delta_ of the nodes not read yet
+
   std::vector<double> delta_, added_w_;  ///< added_w_: NaN where no node was added
+  std::vector<double> over_;             ///< peak_over's sums
   Eigen::VectorXd rise_, column_;
 };
 
@@ -76,11 +86,25 @@ struct MpitDecision {
   bool lp_solved = false;     ///< the LP was solved (false: the only allocation, or enumerated)
 };
 
+/// Which inlet rows MPIT's LP holds. `all`: every inlet. `generated`: the inlets that can bind,
+/// found by row generation (solve over the rows held, add the inlets the solution overheats,
+/// again until none does: then it is an optimum of the whole LP, of the same value; slack rows
+/// are dropped when many have gathered). `automatic`: generated on rooms of more than 256 zones.
+enum class MpitRows { automatic, all, generated };
+
+struct MpitOptions {
+  MpitRows rows = MpitRows::automatic;
+  /// The single-node moves after rounding skip a move whose peak over the 16 hottest inlets
+  /// already reaches the best move's (the same moves are made; false scores every move over
+  /// every inlet, for tests).
+  bool bounded_moves = true;
+};
+
 /// The LP and its pools, built at the first decision (from the room's zones) and kept warm.
 /// One per simulation; needs room.thermal() and room.heat_distribution() (InputError otherwise).
 class MpitSolver {
  public:
-  explicit MpitSolver(const Platform& platform);
+  explicit MpitSolver(const Platform& platform, MpitOptions options = {});
   ~MpitSolver();
   MpitSolver(MpitSolver&&) noexcept;
   MpitSolver& operator=(MpitSolver&&) noexcept;
