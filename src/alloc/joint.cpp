@@ -22,8 +22,7 @@ namespace {
 /// Peaks closer than this (K) are a tie: far below any measurable difference, far above the
 /// rounding of sums taken in different orders.
 constexpr double kTieK = 1e-9;
-/// Rooms of more zones than this bound each set's peak over kProbeInlets inlets first.
-constexpr Eigen::Index kBoundedZones = 256;
+/// Rooms of more than kMpitAllRowsMaxZones zones bound each set's peak over this many inlets first.
 constexpr std::size_t kProbeInlets = 16;
 constexpr double kBoundSlackK = 1e-9;
 
@@ -44,7 +43,7 @@ class JointAllocator final : public Allocator {
     peaks_.start(request.room, request.config, machine.node_count(), "allocator 'joint'");
     // On rooms of many zones a set's peak costs O(nodes x zones): a set whose peak over the
     // best set's hottest inlets already loses (kBoundSlackK: the sums' rounding) is not scored.
-    const bool bounded = request.room.inlet_rise_k().size() > kBoundedZones;
+    const bool bounded = request.room.inlet_rise_k().size() > kMpitAllRowsMaxZones;
     std::vector<Eigen::Index> probe;
     for (const NodeId centre : centres) {
       std::vector<NodeId> nodes = shells_.mc1x1_around(machine, centre, request.nodes);

@@ -44,8 +44,6 @@ constexpr std::int64_t kEnumerateMax = 200;
 /// than 45. (On intrepid's 80 pools of 512 nodes decisions make hundreds of cheap moves.)
 constexpr std::size_t kManyPools = 256;
 constexpr std::int64_t kManyPoolsMaxMoves = 64;
-/// MpitRows::automatic generates the inlet rows on rooms of more zones than this.
-constexpr Eigen::Index kAllRowsMax = 256;
 /// Inlets added per round of row generation, the most overheated first.
 constexpr std::size_t kRowsPerRound = 16;
 /// At a decision, a generated LP holding more inlet rows than this drops its slack ones.
@@ -270,7 +268,7 @@ void MpitSolver::Impl::build_pools(const RoomView& room) {
     zone_columns_.col(Eigen::Index(p)) = column;
   }
   delta_kw_.resize(pools_.size()), ratio_.resize(pools_.size()), free_.resize(pools_.size());
-  generated_ = options_.rows == MpitRows::generated || (options_.rows == MpitRows::automatic && zones_ > kAllRowsMax);
+  generated_ = options_.rows == MpitRows::generated || (options_.rows == MpitRows::automatic && zones_ > kMpitAllRowsMaxZones);
   held_.assign(std::size_t(zones_), !generated_);
   inlet_.clear();
   if (generated_) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "dcsweep/alloc/mpit.hpp"
 #include "dcsweep/sim/datacenter.hpp"
 #include "dcsweep/sim/ratebased.hpp"
 #include "dcsweep/sim/catalog.hpp"
@@ -108,6 +109,11 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
   if (a == "bqp") {  // on a large room the seeds, swaps and rows scanned grow with k, slowly with N
     if (n <= 2.0 * double(p.integer("bqp_exact_max_nodes"))) return model.bqp_small_per_node_s * n * jobs;
     return model.bqp_per_k07_n02_s * std::pow(n, 0.2) * shape.node_pow07_sum;
+  }
+  if ((a == "mpit" || a == "joint") && shape.room_zones > double(kMpitAllRowsMaxZones)) {
+    const double mpit = model.mpit_many_zones_per_k08_z27_s * std::pow(shape.room_zones, 2.7) * shape.node_pow_sum;
+    if (a == "mpit") return mpit;
+    return mpit + model.joint_many_zones_per_k2_z05_s * std::sqrt(shape.room_zones) * shape.node_sq_sum;
   }
   const double mpit = (model.mpit_per_zone2_s * z2 + model.mpit_per_node_s * n) * jobs;  // the LP over every zone
   if (a == "mpit") return mpit;

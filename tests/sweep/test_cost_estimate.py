@@ -5,7 +5,7 @@ PARM grid on a busy 128-node room (the shipped parm-busy128.toml's setting, fewe
 summed (a ratio, not a timed test: the estimate was calibrated on this kind of machine, and the
 margin leaves room for a slower or busier one). Then every allocator with a cost of its own on
 oxley1080 (CEA-Curie's jobs from 10,500 scaled, as in the README's table): each point's estimate
-within 5 x of its time where it takes more than 0.1 s, the grid's within 3 x. Also: every PARM point reports its decisions, the
+within 5 x of its time where it takes more than 0.025 s, the grid's within 3 x. Also: every PARM point reports its decisions, the
 unproven ones among them, and a gap in [0, 1)."""
 import os
 import sys
@@ -74,8 +74,8 @@ class CostEstimate(unittest.TestCase):
         self.assertTrue((status == 1).all())  # ok
         ratio = estimate.sum() / wall.sum()
         self.assertTrue(1 / 3 < ratio < 3, f"estimate {estimate.sum():.2f} s against {wall.sum():.2f} s measured")
-        slow = wall > 0.1
-        self.assertGreaterEqual(slow.sum(), 3)  # bqp, mpit, joint at least
+        slow = wall > 0.025  # every allocator but mtdp (0.007 s): mc1x1, bqp ~0.2 s, the others 0.03-0.04 s
+        self.assertGreaterEqual(slow.sum(), 5)
         for e, w in zip(estimate[slow], wall[slow]):
             self.assertTrue(1 / 5 < e / w < 5, f"a point estimated {e:.3f} s took {w:.3f} s")
 

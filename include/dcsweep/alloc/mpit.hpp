@@ -91,6 +91,9 @@ struct MpitDecision {
 /// again until none does: then it is an optimum of the whole LP, of the same value; slack rows
 /// are dropped when many have gathered). `automatic`: generated on rooms of more than 256 zones.
 enum class MpitRows { automatic, all, generated };
+/// MpitRows::automatic holds every inlet row up to this many zones; joint bounds its shells
+/// above it (the cost model's threshold too).
+inline constexpr Eigen::Index kMpitAllRowsMaxZones = 256;
 
 struct MpitOptions {
   MpitRows rows = MpitRows::automatic;
