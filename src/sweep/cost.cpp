@@ -119,7 +119,8 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
   if (a == "mpit") return mpit;
   if (a == "joint") return mpit + model.joint_per_k2_s * shape.node_sq_sum;
   if (a == "mtdp") return model.mtdp_per_node_s * n * jobs + model.mtdp_per_k_zone2_s * shape.node_sum * z2;
-  return 0;  // first_fit, random, lrh, hts: per node handed out (workload_cost)
+  if (a == "lrh" || a == "hts") return model.rank_per_zone2_s * z2 + model.rank_per_node_s * n;  // once per point
+  return 0;  // first_fit, random; lrh and hts per decision too: per node handed out (workload_cost)
 }
 
 /// The seconds a point's scheduler and cooling add to its workload's cost: conservative and edf

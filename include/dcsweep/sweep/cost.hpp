@@ -52,6 +52,9 @@ struct CostModel {
   double mpit_many_zones_per_k08_z27_s = 3.3e-13;  ///< x k^0.8 x zones^2.7 (fitted)
   double joint_many_zones_per_k2_z05_s = 2e-9;     ///< x k^2 x zones^0.5, on top of mpit's
   double mtdp_per_node_s = 4e-9;          ///< x N: grouping the free nodes
+  // lrh and hts rank the nodes once per point from D (alloc-scale grid: oxley4320 50 ms, intrepid 13 ms)
+  double rank_per_zone2_s = 2.7e-9;       ///< x zones^2: D's column sums (lrh), D times the busy powers (hts)
+  double rank_per_node_s = 3e-7;          ///< x N: the scores and their sort
   double mtdp_per_k_zone2_s = 5e-12;      ///< x k x zones^2: each node scores the zone classes (most bounded)
   double per_sp_eir_lp_zone2_s = 2.6e-7;  ///< sp_eir: one LP per distinct (busy, on) count (asu50: 0.65 ms)
   // model = ratebased points (sim/ratebased.hpp): gene = one (core, task type) pair
