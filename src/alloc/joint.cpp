@@ -46,21 +46,24 @@ class JointAllocator final : public Allocator {
     const bool bounded = request.room.inlet_rise_k().size() > kMpitAllRowsMaxZones;
     std::vector<Eigen::Index> probe;
     for (const NodeId centre : centres) {
-      std::vector<NodeId> nodes = shells_.mc1x1_around(machine, centre, request.nodes);
-      if (nodes == out) continue;
-      if (!probe.empty() && peaks_.peak_over(nodes, probe) - kBoundSlackK > best_peak + kTieK) continue;
-      const double peak = peaks_.peak(nodes);
+      // Most shells lose on their peak, which does not need them sorted: only a shell that wins
+      // or ties is sorted (to compare it with the best and to keep it).
+      shells_.mc1x1_around_unsorted(machine, centre, request.nodes, nodes_);
+      if (!probe.empty() && peaks_.peak_over(nodes_, probe) - kBoundSlackK > best_peak + kTieK) continue;
+      const double peak = peaks_.peak(nodes_);
       if (peak > best_peak + kTieK) continue;
+      shells_.sort_ascending(nodes_);
+      if (nodes_ == out) continue;
       if (peak >= best_peak - kTieK) {  // a tie: the cheaper communication wins
         if (std::isnan(best_cc)) best_cc = comm_cost(out, request.attributes);
-        const double cc = comm_cost(nodes, request.attributes);
+        const double cc = comm_cost(nodes_, request.attributes);
         if (!(cc < best_cc)) continue;
         best_cc = cc;
       } else {
         best_cc = NAN;
       }
       best_peak = std::min(best_peak, peak);
-      out = std::move(nodes);
+      out.swap(nodes_);
       if (bounded) probe = peaks_.hottest(kProbeInlets);
     }
     return true;
@@ -78,6 +81,7 @@ class JointAllocator final : public Allocator {
   MpitSolver mpit_;
   NearestSearch shells_;
   PeakRise peaks_;
+  std::vector<NodeId> nodes_;  ///< the shell being scored
 };
 
 }  // namespace

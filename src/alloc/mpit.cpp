@@ -108,31 +108,26 @@ void require_room_params(const ParamSet& params, std::string_view allocator) {
 
 void PeakRise::start(const RoomView& room, const JobConfig& config, std::int32_t node_count, std::string_view who) {
   room_ = &room, config_ = &config, d_ = &heat_of(room, who);
-  if (std::ssize(stamp_) != node_count) {
-    stamp_.assign(std::size_t(node_count), 0), zone_.resize(stamp_.size()), delta_.resize(stamp_.size());
-  }
+  if (std::ssize(terms_) != node_count) terms_.assign(std::size_t(node_count), NodeTerm{}), decision_ = 0;
   if (std::ssize(added_w_) != d_->size()) added_w_.assign(std::size_t(d_->size()), NAN);
-  ++decision_;
+  if (++decision_ == 0) {  // wrapped after 2^32 decisions: forget every record
+    for (NodeTerm& t : terms_) t.decision = 0;
+    decision_ = 1;
+  }
 }
 
-void PeakRise::read_nodes(std::span<const NodeId> nodes) {
-  for (const NodeId n : nodes) {
-    const auto i = std::size_t(n);
-    if (stamp_[i] != decision_) {
-      stamp_[i] = decision_, zone_[i] = room_->zone_of(n);
-      delta_[i] = room_->busy_power_w(n, *config_) - room_->idle_power_w(n);
-    }
-  }
+void PeakRise::read_term(NodeId n, NodeTerm& t) const {
+  t.decision = decision_, t.zone = room_->zone_of(n);
+  t.delta_w = room_->busy_power_w(n, *config_) - room_->idle_power_w(n);
 }
 
 double PeakRise::peak_over(std::span<const NodeId> nodes, std::span<const Eigen::Index> inlets) {
-  read_nodes(nodes);
   const Eigen::VectorXd& now = room_->inlet_rise_k();
   over_.resize(inlets.size());
   for (std::size_t k = 0; k < inlets.size(); ++k) over_[k] = now[inlets[k]];
   for (const NodeId n : nodes) {
-    const auto i = std::size_t(n);
-    for (std::size_t k = 0; k < inlets.size(); ++k) over_[k] += d_->entry(inlets[k], zone_[i]) * delta_[i];
+    const NodeTerm& t = term(n);
+    for (std::size_t k = 0; k < inlets.size(); ++k) over_[k] += d_->entry(inlets[k], t.zone) * t.delta_w;
   }
   return over_.empty() ? -INFINITY : *std::max_element(over_.begin(), over_.end());
 }
@@ -143,13 +138,22 @@ std::vector<Eigen::Index> PeakRise::hottest(std::size_t count) const {
 
 double PeakRise::peak(std::span<const NodeId> nodes) {
   touched_.clear();
-  read_nodes(nodes);
+  // A run of nodes of one zone (shells and pools are mostly such runs) is summed in a register
+  // and added to the zone's total once: no store-to-load chain through added_w_ per node.
+  std::int32_t zone = -1;
+  double run_w = 0;
+  auto flush = [&] {
+    if (zone < 0) return;
+    double& w = added_w_[std::size_t(zone)];
+    if (std::isnan(w)) w = 0, touched_.push_back(zone);
+    w += run_w;
+  };
   for (const NodeId n : nodes) {
-    const auto i = std::size_t(n);
-    double& w = added_w_[std::size_t(zone_[i])];
-    if (std::isnan(w)) w = 0, touched_.push_back(zone_[i]);
-    w += delta_[i];
+    const NodeTerm& t = term(n);
+    if (t.zone != zone) flush(), zone = t.zone, run_w = 0;
+    run_w += t.delta_w;
   }
+  flush();
   std::sort(touched_.begin(), touched_.end());
   rise_ = room_->inlet_rise_k();
   for (const std::int32_t z : touched_) {

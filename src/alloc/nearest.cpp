@@ -59,11 +59,10 @@ struct NearestSearch::Impl {
   explicit Impl(const Platform& platform);
 
   std::vector<NodeId> allocate(NearestKind kind, const Machine& machine, std::int32_t k);
-  std::vector<NodeId> mc1x1_around(const Machine& machine, NodeId centre, std::int32_t k) const {
-    std::vector<NodeId> out = collect(shell_order_, machine, grid_.coordinate(centre), k);
-    sort_ids(out, grid_.node_count());
-    return out;
+  void mc1x1_around(const Machine& machine, NodeId centre, std::int32_t k, std::vector<NodeId>& out) const {
+    collect(shell_order_, machine, grid_.coordinate(centre), k, out);
   }
+  void sort_ascending(std::vector<NodeId>& ids) const { sort_ids(ids, grid_.node_count()); }
 
  private:
   // MC1x1
@@ -105,7 +104,13 @@ struct NearestSearch::Impl {
   }
   // shared
   std::vector<NodeId> collect(const std::vector<Offset>& order, const Machine& machine, const Offset& centre,
-                              std::int32_t k) const;
+                              std::int32_t k) const {
+    std::vector<NodeId> out;
+    collect(order, machine, centre, k, out);
+    return out;
+  }
+  void collect(const std::vector<Offset>& order, const Machine& machine, const Offset& centre, std::int32_t k,
+               std::vector<NodeId>& out) const;
   template <class Visit>
   void walk(std::span<const Offset> order, const Offset& centre, Visit&& visit) const;
 
@@ -202,14 +207,14 @@ void NearestSearch::Impl::walk(std::span<const Offset> order, const Offset& cent
   }
 }
 
-std::vector<NodeId> NearestSearch::Impl::collect(const std::vector<Offset>& order, const Machine& machine,
-                                                 const Offset& centre, std::int32_t k) const {
-  std::vector<NodeId> out;
+void NearestSearch::Impl::collect(const std::vector<Offset>& order, const Machine& machine, const Offset& centre,
+                                  std::int32_t k, std::vector<NodeId>& out) const {
+  out.clear();
+  out.reserve(std::size_t(k));
   walk(order, centre, [&](NodeId n, const Offset&) {
     if (machine.is_free(n)) out.push_back(n);
     return std::ssize(out) < k;
   });
-  return out;
 }
 
 // ---- MC1x1 -------------------------------------------------------------------------------------
@@ -506,8 +511,18 @@ std::vector<NodeId> NearestSearch::allocate(NearestKind kind, const Machine& mac
 }
 
 std::vector<NodeId> NearestSearch::mc1x1_around(const Machine& machine, NodeId centre, std::int32_t nodes) {
-  return impl_->mc1x1_around(machine, centre, nodes);
+  std::vector<NodeId> out;
+  impl_->mc1x1_around(machine, centre, nodes, out);
+  impl_->sort_ascending(out);
+  return out;
 }
+
+void NearestSearch::mc1x1_around_unsorted(const Machine& machine, NodeId centre, std::int32_t nodes,
+                                          std::vector<NodeId>& out) {
+  impl_->mc1x1_around(machine, centre, nodes, out);
+}
+
+void NearestSearch::sort_ascending(std::vector<NodeId>& ids) const { impl_->sort_ascending(ids); }
 
 std::vector<NodeId> nearest_allocate(NearestKind kind, const Platform& platform, const Machine& machine,
                                      std::int32_t nodes) {

@@ -48,7 +48,7 @@ class PeakRise {
  public:
   /// A new decision on `room` (InputError naming `who` without D) for a job in `config`.
   void start(const RoomView& room, const JobConfig& config, std::int32_t node_count, std::string_view who);
-  /// The peak once `nodes` (ascending) run the job.
+  /// The peak once `nodes` run the job (in any order; each zone's power is summed in it).
   double peak(std::span<const NodeId> nodes);
   /// The largest rise over `inlets` only once `nodes` run the job: a lower bound of peak(nodes)
   /// (the same sums in another order: up to rounding), O(nodes x inlets).
@@ -60,12 +60,24 @@ class PeakRise {
   const RoomView* room_ = nullptr;
   const JobConfig* config_ = nullptr;
   const HeatDistribution* d_ = nullptr;
-  std::uint64_t decision_ = 0;
-  std::vector<std::uint64_t> stamp_;  ///< the decision a node's zone and delta were read in
-  std::vector<std::int32_t> zone_, touched_;
-  void read_nodes(std::span<const NodeId> nodes);  ///< zone_ and delta_ of the nodes not read yet
+  std::uint32_t decision_ = 0;
+  /// A node's zone and power delta for the job, read once per decision (joint asks for the same
+  /// nodes thousands of times): one record, so that one cache line serves all three.
+  struct NodeTerm {
+    double delta_w = 0;
+    std::int32_t zone = 0;
+    std::uint32_t decision = 0;  ///< the decision it was read in (0: never)
+  };
+  std::vector<NodeTerm> terms_;
+  std::vector<std::int32_t> touched_;
+  const NodeTerm& term(NodeId n) {
+    NodeTerm& t = terms_[std::size_t(n)];
+    if (t.decision != decision_) read_term(n, t);
+    return t;
+  }
+  void read_term(NodeId n, NodeTerm& t) const;
 
-  std::vector<double> delta_, added_w_;  ///< added_w_: NaN where no node was added
+  std::vector<double> added_w_;  ///< NaN where no node was added
   std::vector<double> over_;             ///< peak_over's sums
   Eigen::VectorXd rise_, column_;
 };

@@ -58,6 +58,11 @@ class NearestSearch {
   /// opens shells at the centres it is given): the first `nodes` free nodes in shell order,
   /// ascending. For MC1x1's own centre this is MC1x1's allocation.
   std::vector<NodeId> mc1x1_around(const Machine& machine, NodeId centre, std::int32_t nodes);
+  /// The same nodes in the order the shells visit them (joint scores a set per centre and sorts
+  /// only the ones it keeps); `out` is overwritten.
+  void mc1x1_around_unsorted(const Machine& machine, NodeId centre, std::int32_t nodes, std::vector<NodeId>& out);
+  /// Sorts distinct node ids of this platform ascending (a radix sort: O(nodes)).
+  void sort_ascending(std::vector<NodeId>& ids) const;
 
  private:
   struct Impl;
