@@ -24,7 +24,7 @@ FEATURES = {
     "k^0.7 N^0.2": lambda k, n, z: k**0.7 * n**0.2,
     "k^2": lambda k, n, z: k * k,
     "Z^2": lambda k, n, z: z * z,
-    "k^0.8 Z^2.7": lambda k, n, z: k**0.8 * z**2.7,
+    "k^0.8 Z^2.1": lambda k, n, z: k**0.8 * z**2.1,
     "k^2 Z^0.5": lambda k, n, z: k * k * math.sqrt(z),
     "k Z^2": lambda k, n, z: k * z * z,
 }

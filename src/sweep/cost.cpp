@@ -111,7 +111,7 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
     return model.bqp_per_k07_n02_s * std::pow(n, 0.2) * shape.node_pow07_sum;
   }
   if ((a == "mpit" || a == "joint") && shape.room_zones > double(kMpitAllRowsMaxZones)) {
-    const double mpit = model.mpit_many_zones_per_k08_z27_s * std::pow(shape.room_zones, 2.7) * shape.node_pow_sum;
+    const double mpit = model.mpit_many_zones_per_k08_z21_s * std::pow(shape.room_zones, 2.1) * shape.node_pow_sum;
     if (a == "mpit") return mpit;
     return mpit + model.joint_many_zones_per_k2_z05_s * std::sqrt(shape.room_zones) * shape.node_sq_sum;
   }

@@ -396,10 +396,16 @@ class CheckedJoint final : public Allocator {
     ++decisions;
     if (r.machine.free_count() == r.nodes) return true;
     const double peak = peak_by_hand(r.room, out, r.config);
+    double coolest = INFINITY;
     for (const NodeId centre : mpit_.decide(r.machine, r.room, r.config, r.nodes).nodes) {
-      const double around = peak_by_hand(r.room, shells_.mc1x1_around(r.machine, centre, r.nodes), r.config);
+      const std::vector<NodeId> shell = shells_.mc1x1_around(r.machine, centre, r.nodes);
+      EXPECT_TRUE(std::is_sorted(shell.begin(), shell.end()));
+      const double around = peak_by_hand(r.room, shell, r.config);
       EXPECT_LE(peak, around + 1e-9) << "centre " << centre << ", decision " << decisions;
+      coolest = std::min(coolest, around);
     }
+    // and it is one of those shells' peaks: the least (joint keeps a shell, never a blend)
+    EXPECT_NEAR(peak, coolest, 1e-9) << "decision " << decisions;
     return true;
   }
 
@@ -419,6 +425,20 @@ TEST(JointAllocator, NeverHotterThanTheShellsAroundAnyOfMpitsNodes) {
   CheckedJoint alloc(s);
   test::simulate_with_physics(s, &alloc);
   EXPECT_EQ(alloc.decisions, 50);
+}
+
+TEST(JointAllocator, TakesTheCoolestShellOnABusyIntrepidStartedLate) {
+  // Intrepid's 40,960 nodes in 80 zones of 512, jobs of up to 768 nodes arriving faster than they
+  // end (the machine fills up), the run starting at day 3: shells of hundreds of nodes, built
+  // unsorted and sorted only when kept.
+  const Scenario s = room_run({{"platform", std::string("intrepid")}, {"poisson_min_nodes", std::int64_t{64}},
+                               {"poisson_max_nodes", std::int64_t{768}}, {"poisson_rate_per_h", 600.0},
+                               {"poisson_min_runtime_s", 3600.0}, {"poisson_max_runtime_s", 7200.0},
+                               {"poisson_jobs", std::int64_t{30}}},
+                              "joint", 3 * 86400.0);
+  CheckedJoint alloc(s);
+  test::simulate_with_physics(s, &alloc);
+  EXPECT_EQ(alloc.decisions, 30);
 }
 
 TEST(JointAllocator, ModifiedMc1x1AroundMc1x1sOwnCentreIsMc1x1) {

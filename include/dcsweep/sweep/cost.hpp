@@ -47,9 +47,9 @@ struct CostModel {
   double mpit_per_zone2_s = 3e-9;         ///< x zones^2: the LP (joint's too)
   double mpit_per_node_s = 1.4e-9;        ///< x N: reading the machine (joint's too)
   double joint_per_k2_s = 4e-9;           ///< x k^2: a shell per MPIT node, its peak
-  // rooms of > 256 zones (oxley1080: 0.44 / 0.67 s, oxley4320: 43 / 51 s for 2,000 jobs): the LP's
+  // rooms of > 256 zones (oxley1080: 0.45 / 0.7 s, oxley4320: 20 / 35 s for 2,000 jobs): the LP's
   // rows generated, each move after rounding over up to pools^2 pairs, a shell's bound per centre
-  double mpit_many_zones_per_k08_z27_s = 3.3e-13;  ///< x k^0.8 x zones^2.7 (fitted)
+  double mpit_many_zones_per_k08_z21_s = 2.2e-11;  ///< x k^0.8 x zones^2.1 (fitted)
   double joint_many_zones_per_k2_z05_s = 2e-9;     ///< x k^2 x zones^0.5, on top of mpit's
   double mtdp_per_node_s = 4e-9;          ///< x N: grouping the free nodes
   // lrh and hts rank the nodes once per point from D (alloc-scale grid: oxley4320 50 ms, intrepid 13 ms)
