@@ -3,12 +3,13 @@
 # EASY, one process on one core, wall seconds of `dcsweep simulate` per allocator (a cell over its
 # limit is killed and shown as "> limit"; the room's D build is inside every cell of a platform).
 # usage: bench/alloc_table.sh [LIMIT_S]     (after .ci/build; default 120 s per cell)
+#        ALLOCATORS="mpit joint" PLATFORMS="oxley4320" bench/alloc_table.sh 120   (some cells only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=${1:-120}
 trace=inputs/traces/CEA-Curie-2011-2.1-cln.swf.gz
-allocators=(first_fit mc1x1 mm genalg bqp mpit joint lrh mtdp)
-platforms=(oxley1080 oxley4320 intrepid)
+read -r -a allocators <<< "${ALLOCATORS:-first_fit mc1x1 mm genalg bqp mpit joint lrh mtdp}"
+read -r -a platforms <<< "${PLATFORMS:-oxley1080 oxley4320 intrepid}"
 printf '| allocator |'
 for p in "${platforms[@]}"; do printf ' %s |' "$p"; done
 printf '\n|---|'
