@@ -25,6 +25,9 @@ constexpr double kTieK = 1e-9;
 /// Rooms of more than kMpitAllRowsMaxZones zones bound each set's peak over this many inlets first.
 constexpr std::size_t kProbeInlets = 16;
 constexpr double kBoundSlackK = 1e-9;
+/// Jobs of at least this many nodes bound each shell by its inner cube first (rooms of few zones):
+/// preparing the counts costs O(8 N zones), a few shells' worth.
+constexpr std::int32_t kInnerBoundMinNodes = 1024;
 
 class JointAllocator final : public Allocator {
  public:
@@ -45,7 +48,18 @@ class JointAllocator final : public Allocator {
     // best set's hottest inlets already loses (kBoundSlackK: the sums' rounding) is not scored.
     const bool bounded = request.room.inlet_rise_k().size() > kMpitAllRowsMaxZones;
     std::vector<Eigen::Index> probe;
+    // On rooms of few zones a large job's shell is bounded before it is collected: it holds every
+    // free node inside the last L_inf shell it opens, and their peak (each at its zone's least
+    // power delta) cannot exceed the shell's. Counting those per zone is O(zones) per centre
+    // against the shell's O(k / free share) nodes.
+    const bool inner_bound = !bounded && request.nodes >= kInnerBoundMinNodes &&
+                             peaks_.prepare_zone_bound(zone_of_node_) &&
+                             shells_.prepare_zone_counts(machine, zone_of_node_, std::int32_t(request.room.inlet_rise_k().size()));
     for (const NodeId centre : centres) {
+      if (inner_bound && std::isfinite(best_peak)) {
+        shells_.surely_taken_per_zone(centre, request.nodes, inner_counts_);
+        if (peaks_.peak_of_zone_counts(inner_counts_) - kBoundSlackK > best_peak + kTieK) continue;
+      }
       // Most shells lose on their peak, which does not need them sorted: only a shell that wins
       // or ties is sorted (to compare it with the best and to keep it).
       shells_.mc1x1_around_unsorted(machine, centre, request.nodes, nodes_);
@@ -82,6 +96,7 @@ class JointAllocator final : public Allocator {
   NearestSearch shells_;
   PeakRise peaks_;
   std::vector<NodeId> nodes_;  ///< the shell being scored
+  std::vector<std::int32_t> zone_of_node_, inner_counts_;  ///< the inner bound's
 };
 
 }  // namespace

@@ -132,6 +132,33 @@ double PeakRise::peak_over(std::span<const NodeId> nodes, std::span<const Eigen:
   return over_.empty() ? -INFINITY : *std::max_element(over_.begin(), over_.end());
 }
 
+bool PeakRise::prepare_zone_bound(std::vector<std::int32_t>& zone_of_node) {
+  const Eigen::Index zones = d_->size();
+  zone_of_node.resize(terms_.size());
+  least_delta_w_.assign(std::size_t(zones), INFINITY);
+  for (std::size_t n = 0; n < terms_.size(); ++n) {
+    const NodeTerm& t = term(NodeId(n));
+    if (!(t.delta_w >= 0)) return false;
+    zone_of_node[n] = t.zone;
+    least_delta_w_[std::size_t(t.zone)] = std::min(least_delta_w_[std::size_t(t.zone)], t.delta_w);
+  }
+  for (double& w : least_delta_w_) w = std::isinf(w) ? 0 : w;  // a zone without nodes adds nothing
+  dense_d_.resize(zones, zones);
+  Eigen::VectorXd column;
+  for (Eigen::Index z = 0; z < zones; ++z) {
+    d_->column(z, column);
+    if (!(column.minCoeff() >= 0)) return false;
+    dense_d_.col(z) = column;
+  }
+  return true;
+}
+
+double PeakRise::peak_of_zone_counts(std::span<const std::int32_t> counts) {
+  zone_w_.resize(dense_d_.cols());
+  for (Eigen::Index z = 0; z < zone_w_.size(); ++z) zone_w_[z] = double(counts[std::size_t(z)]) * least_delta_w_[std::size_t(z)];
+  return (room_->inlet_rise_k() + dense_d_ * zone_w_).maxCoeff();
+}
+
 std::vector<Eigen::Index> PeakRise::hottest(std::size_t count) const {
   return least_indices(rise_.size(), count, [&](Eigen::Index a, Eigen::Index b) { return rise_(a) > rise_(b); });
 }

@@ -63,12 +63,16 @@ struct NearestSearch::Impl {
     collect(shell_order_, machine, grid_.coordinate(centre), k, out);
   }
   void sort_ascending(std::vector<NodeId>& ids) const { sort_ids(ids, grid_.node_count()); }
+  bool prepare_zone_counts(const Machine& machine, std::span<const std::int32_t> zone_of_node, std::int32_t zones);
+  void surely_taken_per_zone(NodeId centre, std::int32_t k, std::vector<std::int32_t>& counts) const;
 
  private:
   // MC1x1
   std::vector<NodeId> mc1x1(const Machine& machine, std::int32_t k);
   void build_prefix(const Machine& machine);
   std::int64_t box_count(const Offset& centre, std::int32_t r) const;
+  /// The box of L_inf radius r around centre in the (unrolled) prefix tables: start, length.
+  std::pair<Offset, Offset> box_range(const Offset& centre, std::int32_t r) const;
   /// Free nodes in the box of `len` coordinates from `start` per dimension (start in [0, L),
   /// len <= L; wrapped on a torus). Needs build_prefix.
   std::int64_t range_count(const Offset& start, const Offset& len) const {
@@ -117,6 +121,10 @@ struct NearestSearch::Impl {
   NetworkGrid grid_;
   std::array<std::int32_t, 3> ext_;  ///< prefix table extent per dimension (torus: 2L)
   std::vector<std::int32_t> prefix_;
+  /// prepare_zone_counts: per prefix cell, the free nodes of each zone (mod 2^16: a box's
+  /// count, at most a zone's size, comes out exact), zone_prefix_[cell * zones_ + z]
+  std::vector<std::uint16_t> zone_prefix_;
+  std::int32_t zones_ = 0;
   std::vector<std::uint8_t> free_;  ///< per node, for the prefix build
   /// shifted_[d][v + L]: the coordinate v in [-L, 2L) lands on (wrapped on a torus, -1 off a mesh)
   std::array<std::vector<std::int32_t>, 3> shifted_;
@@ -237,7 +245,7 @@ void NearestSearch::Impl::build_prefix(const Machine& machine) {
   }
 }
 
-std::int64_t NearestSearch::Impl::box_count(const Offset& centre, std::int32_t r) const {
+std::pair<Offset, Offset> NearestSearch::Impl::box_range(const Offset& centre, std::int32_t r) const {
   Offset start, len;  // in the (unrolled) table
   for (int d = 0; d < 3; ++d) {
     const std::int32_t size = grid_.dims()[d];
@@ -248,7 +256,67 @@ std::int64_t NearestSearch::Impl::box_count(const Offset& centre, std::int32_t r
       start[d] = std::max(0, centre[d] - r), len[d] = std::min(size, centre[d] + r + 1) - start[d];
     }
   }
+  return {start, len};
+}
+
+std::int64_t NearestSearch::Impl::box_count(const Offset& centre, std::int32_t r) const {
+  const auto [start, len] = box_range(centre, r);
   return range_count(start, len);
+}
+
+bool NearestSearch::Impl::prepare_zone_counts(const Machine& machine, std::span<const std::int32_t> zone_of_node,
+                                              std::int32_t zones) {
+  std::vector<std::int32_t> size(std::size_t(zones), 0);
+  for (const std::int32_t z : zone_of_node) {
+    if (++size[std::size_t(z)] >= 1 << 16) return false;  // a box's count would not fit the table's cells
+  }
+  build_prefix(machine);
+  zones_ = zones;
+  const auto [lx, ly, lz] = grid_.dims();
+  const std::size_t z_ = std::size_t(zones), sy = std::size_t(ext_[2] + 1) * z_, sx = sy * std::size_t(ext_[1] + 1);
+  zone_prefix_.assign(sx * std::size_t(ext_[0] + 1), 0);
+  // The same inclusion-exclusion as build_prefix, a zone vector per cell (wrapping uint16 sums).
+  for (std::int32_t x = 0; x < ext_[0]; ++x) {
+    for (std::int32_t y = 0; y < ext_[1]; ++y) {
+      const NodeId line = ((x % lx) * ly + y % ly) * lz;
+      std::uint16_t* at = zone_prefix_.data() + std::size_t(x + 1) * sx + std::size_t(y + 1) * sy + z_;
+      for (std::int32_t z = 0; z < ext_[2]; ++z, at += z_) {
+        const std::uint16_t* back_x = at - sx;
+        const std::uint16_t* back_y = at - sy;
+        const std::uint16_t* back_z = at - z_;
+        const std::uint16_t* back_xy = at - sx - sy;
+        const std::uint16_t* back_xz = at - sx - z_;
+        const std::uint16_t* back_yz = at - sy - z_;
+        const std::uint16_t* back_xyz = at - sx - sy - z_;
+        for (std::size_t q = 0; q < z_; ++q) {
+          at[q] = std::uint16_t(back_x[q] + back_y[q] + back_z[q] - back_xy[q] - back_xz[q] - back_yz[q] + back_xyz[q]);
+        }
+        const NodeId n = line + (z < lz ? z : z - lz);
+        if (machine.is_free(n)) ++at[std::size_t(zone_of_node[std::size_t(n)])];
+      }
+    }
+  }
+  return true;
+}
+
+void NearestSearch::Impl::surely_taken_per_zone(NodeId centre, std::int32_t k, std::vector<std::int32_t>& counts) const {
+  counts.assign(std::size_t(zones_), 0);
+  const Offset c = grid_.coordinate(centre);
+  std::int32_t r = 0;  // the first radius whose cube holds k free nodes: shells below it are taken whole
+  const std::int32_t widest = std::max({grid_.dims()[0], grid_.dims()[1], grid_.dims()[2]});
+  while (r <= widest && box_count(c, r) < k) ++r;
+  if (r == 0) return;
+  const auto [start, len] = box_range(c, r - 1);
+  const std::size_t z_ = std::size_t(zones_), sy = std::size_t(ext_[2] + 1) * z_, sx = sy * std::size_t(ext_[1] + 1);
+  const std::size_t x0 = std::size_t(start[0]), y0 = std::size_t(start[1]), w0 = std::size_t(start[2]);
+  const std::size_t x1 = x0 + std::size_t(len[0]), y1 = y0 + std::size_t(len[1]), w1 = w0 + std::size_t(len[2]);
+  auto cell = [&](std::size_t x, std::size_t y, std::size_t w) { return zone_prefix_.data() + x * sx + y * sy + w * z_; };
+  const std::uint16_t *p111 = cell(x1, y1, w1), *p011 = cell(x0, y1, w1), *p101 = cell(x1, y0, w1),
+                      *p110 = cell(x1, y1, w0), *p001 = cell(x0, y0, w1), *p010 = cell(x0, y1, w0),
+                      *p100 = cell(x1, y0, w0), *p000 = cell(x0, y0, w0);
+  for (std::size_t q = 0; q < z_; ++q) {
+    counts[q] = std::uint16_t(p111[q] - p011[q] - p101[q] - p110[q] + p001[q] + p010[q] + p100[q] - p000[q]);
+  }
 }
 
 /// Sum over r < R of (k - F(r)); stops at `bound` (the centre cannot win then).
@@ -523,6 +591,15 @@ void NearestSearch::mc1x1_around_unsorted(const Machine& machine, NodeId centre,
 }
 
 void NearestSearch::sort_ascending(std::vector<NodeId>& ids) const { impl_->sort_ascending(ids); }
+
+bool NearestSearch::prepare_zone_counts(const Machine& machine, std::span<const std::int32_t> zone_of_node,
+                                        std::int32_t zones) {
+  return impl_->prepare_zone_counts(machine, zone_of_node, zones);
+}
+
+void NearestSearch::surely_taken_per_zone(NodeId centre, std::int32_t nodes, std::vector<std::int32_t>& counts) const {
+  impl_->surely_taken_per_zone(centre, nodes, counts);
+}
 
 std::vector<NodeId> nearest_allocate(NearestKind kind, const Platform& platform, const Machine& machine,
                                      std::int32_t nodes) {

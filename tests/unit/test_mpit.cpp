@@ -428,17 +428,17 @@ TEST(JointAllocator, NeverHotterThanTheShellsAroundAnyOfMpitsNodes) {
 }
 
 TEST(JointAllocator, TakesTheCoolestShellOnABusyIntrepidStartedLate) {
-  // Intrepid's 40,960 nodes in 80 zones of 512, jobs of up to 768 nodes arriving faster than they
-  // end (the machine fills up), the run starting at day 3: shells of hundreds of nodes, built
-  // unsorted and sorted only when kept.
+  // Intrepid's 40,960 nodes in 80 zones of 512, jobs of 64 to 1,400 nodes arriving faster than
+  // they end (the machine fills up), the run starting at day 3: shells of hundreds of nodes, built
+  // unsorted and sorted only when kept, and from 1,024 nodes bounded by their inner cubes first.
   const Scenario s = room_run({{"platform", std::string("intrepid")}, {"poisson_min_nodes", std::int64_t{64}},
-                               {"poisson_max_nodes", std::int64_t{768}}, {"poisson_rate_per_h", 600.0},
+                               {"poisson_max_nodes", std::int64_t{1400}}, {"poisson_rate_per_h", 600.0},
                                {"poisson_min_runtime_s", 3600.0}, {"poisson_max_runtime_s", 7200.0},
-                               {"poisson_jobs", std::int64_t{30}}},
+                               {"poisson_jobs", std::int64_t{24}}},
                               "joint", 3 * 86400.0);
   CheckedJoint alloc(s);
   test::simulate_with_physics(s, &alloc);
-  EXPECT_EQ(alloc.decisions, 30);
+  EXPECT_EQ(alloc.decisions, 24);
 }
 
 TEST(JointAllocator, ModifiedMc1x1AroundMc1x1sOwnCentreIsMc1x1) {

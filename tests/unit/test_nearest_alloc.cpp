@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <numeric>
 #include <set>
 
 #include "dcsweep/alloc/allocator.hpp"
@@ -213,6 +214,67 @@ TEST(Nearest, FastEqualsStraightforwardOnMostlyFreeMachines) {
 std::unique_ptr<Allocator> make(const std::string& name, const Platform& p) {
   ParamSet params(simulation_catalog());
   return allocator_registry().at(name).make(BuildContext{params, {1, 0, 0}}, p);
+}
+
+TEST(Nearest, SurelyTakenPerZoneCountsTheShellsBelowTheLastAsAStraightforwardCount) {
+  // For each centre and job size: R = the least L_inf radius (wrapped on a torus) holding k free
+  // nodes; the free nodes within R - 1, per zone, counted node by node. Tori of odd and even
+  // sides (the canonical offset range is asymmetric on even sides), a mesh, a side shorter than
+  // the cube; zones of irregular shapes (not boxes); machines from empty to nearly full.
+  RngStream rng({29, 7, 0}, StreamPurpose::allocator);
+  const std::vector<std::pair<NetworkKind, std::array<std::int32_t, 3>>> shapes{
+      {NetworkKind::torus, {7, 8, 9}}, {NetworkKind::torus, {6, 6, 4}}, {NetworkKind::mesh, {5, 9, 6}}, {NetworkKind::torus, {2, 10, 11}}};
+  int checked = 0, cut = 0;
+  for (const auto& [kind, dims] : shapes) {
+    const Platform p = network(kind, dims);
+    const std::int32_t zones = 7;
+    std::vector<std::int32_t> zone_of(std::size_t(p.node_count));
+    for (auto& z : zone_of) z = std::int32_t(rng.integer(0, zones - 1));
+    for (const double busy_share : {0.0, 0.3, 0.8}) {
+      Machine m(p.node_count);
+      std::vector<NodeId> busy;
+      for (NodeId n = 0; n < p.node_count; ++n) {
+        if (rng.uniform01() < busy_share) busy.push_back(n);
+      }
+      m.occupy(busy);
+      NearestSearch search(p);
+      ASSERT_TRUE(search.prepare_zone_counts(m, zone_of, zones));
+      auto linf = [&](NodeId a, NodeId b) {
+        const auto ca = p.coordinate(a), cb = p.coordinate(b);
+        std::int32_t out = 0;
+        for (int d = 0; d < 3; ++d) {
+          const std::int32_t diff = std::abs(ca[d] - cb[d]);
+          out = std::max(out, kind == NetworkKind::torus ? std::min(diff, dims[d] - diff) : diff);
+        }
+        return out;
+      };
+      for (int trial = 0; trial < 40; ++trial) {
+        if (m.free_count() == 0) break;
+        const auto centre = NodeId(rng.integer(0, p.node_count - 1));
+        const auto k = std::int32_t(rng.integer(1, m.free_count()));
+        std::int32_t r = 0;
+        for (;; ++r) {
+          std::int32_t within = 0;
+          for (NodeId n = 0; n < p.node_count; ++n) within += m.is_free(n) && linf(centre, n) <= r;
+          if (within >= k) break;
+        }
+        std::vector<std::int32_t> expected(std::size_t(zones), 0);
+        for (NodeId n = 0; n < p.node_count; ++n) {
+          if (m.is_free(n) && linf(centre, n) < r) ++expected[std::size_t(zone_of[std::size_t(n)])];
+        }
+        std::vector<std::int32_t> counts;
+        search.surely_taken_per_zone(centre, k, counts);
+        EXPECT_EQ(counts, expected) << "centre " << centre << ", k " << k << ", R " << r;
+        // and the collection itself takes at least that many of each zone
+        std::vector<std::int32_t> taken(std::size_t(zones), 0);
+        for (const NodeId n : search.mc1x1_around(m, centre, k)) ++taken[std::size_t(zone_of[std::size_t(n)])];
+        for (std::int32_t z = 0; z < zones; ++z) EXPECT_GE(taken[std::size_t(z)], expected[std::size_t(z)]);
+        ++checked, cut += r > 0 && std::accumulate(expected.begin(), expected.end(), 0) < k;
+      }
+    }
+  }
+  EXPECT_GT(checked, 300);
+  EXPECT_GT(cut, 100);  // most cases leave part of the last shell out
 }
 
 TEST(Nearest, RegisteredAllocatorsRefuseAPlatformWithoutNetwork) {

@@ -56,7 +56,20 @@ class PeakRise {
   /// The `count` hottest inlets under the node set of the last peak(), hottest first.
   std::vector<Eigen::Index> hottest(std::size_t count) const;
 
+  /// Lower bounds from counts per zone (joint's large jobs on rooms of few zones): every node's
+  /// zone into `zone_of_node`, and per zone the least power delta of its nodes, O(N + zones^2).
+  /// False, and no bound, where a delta or an entry of D is negative (a set's peak would not grow
+  /// with the set).
+  bool prepare_zone_bound(std::vector<std::int32_t>& zone_of_node);
+  /// The peak if `counts[z]` nodes of each zone z ran the job at the zone's least delta: a lower
+  /// bound of peak(S) for any S holding at least that many nodes of each zone (up to the sums'
+  /// rounding), O(zones^2).
+  double peak_of_zone_counts(std::span<const std::int32_t> counts);
+
  private:
+  Eigen::MatrixXd dense_d_;   ///< prepare_zone_bound: D, zones x zones
+  Eigen::VectorXd zone_w_;    ///< peak_of_zone_counts' scratch
+  std::vector<double> least_delta_w_;
   const RoomView* room_ = nullptr;
   const JobConfig* config_ = nullptr;
   const HeatDistribution* d_ = nullptr;

@@ -27,6 +27,7 @@
 //   [-(L-1)/2, L/2] (SST's own torus collector means the same; its y face omits the x wrap).
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -63,6 +64,15 @@ class NearestSearch {
   void mc1x1_around_unsorted(const Machine& machine, NodeId centre, std::int32_t nodes, std::vector<NodeId>& out);
   /// Sorts distinct node ids of this platform ascending (a radix sort: O(nodes)).
   void sort_ascending(std::vector<NodeId>& ids) const;
+
+  /// For bounds on mc1x1_around without collecting: per zone, the free nodes that every
+  /// collection of `nodes` around `centre` takes (all those inside the last shell it opens:
+  /// within L_inf distance R - 1, R the first radius whose cube holds `nodes` free nodes), in
+  /// O(zones) per centre. Call prepare_zone_counts once per machine state first (O(8 N zones)
+  /// time, 16 N zones bytes; false, and no counts, if a zone has 65,536 nodes or more);
+  /// `zone_of_node[n]` in [0, zones).
+  bool prepare_zone_counts(const Machine& machine, std::span<const std::int32_t> zone_of_node, std::int32_t zones);
+  void surely_taken_per_zone(NodeId centre, std::int32_t nodes, std::vector<std::int32_t>& counts) const;
 
  private:
   struct Impl;
