@@ -25,9 +25,6 @@ constexpr double kTieK = 1e-9;
 /// Rooms of more than kMpitAllRowsMaxZones zones bound each set's peak over this many inlets first.
 constexpr std::size_t kProbeInlets = 16;
 constexpr double kBoundSlackK = 1e-9;
-/// Jobs of at least this many nodes bound each shell by its inner cube first (rooms of few zones):
-/// preparing the counts costs O(8 N zones), a few shells' worth.
-constexpr std::int32_t kInnerBoundMinNodes = 1024;
 
 class JointAllocator final : public Allocator {
  public:
@@ -52,7 +49,7 @@ class JointAllocator final : public Allocator {
     // free node inside the last L_inf shell it opens, and their peak (each at its zone's least
     // power delta) cannot exceed the shell's. Counting those per zone is O(zones) per centre
     // against the shell's O(k / free share) nodes.
-    const bool inner_bound = !bounded && request.nodes >= kInnerBoundMinNodes &&
+    const bool inner_bound = !bounded && request.nodes >= kJointInnerBoundMinNodes &&
                              peaks_.prepare_zone_bound(zone_of_node_) &&
                              shells_.prepare_zone_counts(machine, zone_of_node_, std::int32_t(request.room.inlet_rise_k().size()));
     for (const NodeId centre : centres) {

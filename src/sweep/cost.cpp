@@ -47,6 +47,8 @@ struct WorkloadShape {
   double gamma = 1;
   double node_sum = 0;     ///< sum over jobs of their nodes (k)
   double node_sq_sum = 0;  ///< of k^2
+  double joint_small_sq_sum = 0;  ///< of k^2 over jobs below kJointInnerBoundMinNodes
+  double joint_large_sum = 0;     ///< of k over the others
   double node_pow_sum = 0;  ///< of k^0.8 (mm and genalg on a torus)
   double node_pow07_sum = 0;  ///< of k^0.7 (bqp)
   bool torus = false;
@@ -65,6 +67,11 @@ WorkloadShape workload_shape(const Scenario& s) {
   for (const Job& j : s.workload.jobs) {
     node_s += double(j.nodes) * j.runtime_s, node_count += double(j.nodes);
     shape.node_sq_sum += double(j.nodes) * double(j.nodes);
+    if (j.nodes < kJointInnerBoundMinNodes) {
+      shape.joint_small_sq_sum += double(j.nodes) * double(j.nodes);
+    } else {
+      shape.joint_large_sum += double(j.nodes);
+    }
     shape.node_pow_sum += std::pow(double(j.nodes), 0.8);
     shape.node_pow07_sum += std::pow(double(j.nodes), 0.7);
     first = std::min(first, j.submit_s), last = std::max(last, j.submit_s);
@@ -117,7 +124,9 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
   }
   const double mpit = (model.mpit_per_zone2_s * z2 + model.mpit_per_node_s * n) * jobs;  // the LP over every zone
   if (a == "mpit") return mpit;
-  if (a == "joint") return mpit + model.joint_per_k2_s * shape.node_sq_sum;
+  if (a == "joint") {
+    return mpit + model.joint_per_k2_s * shape.joint_small_sq_sum + model.joint_inner_per_k_zone2_s * shape.joint_large_sum * z2;
+  }
   if (a == "mtdp") return model.mtdp_per_node_s * n * jobs + model.mtdp_per_k_zone2_s * shape.node_sum * z2;
   if (a == "lrh" || a == "hts") return model.rank_per_zone2_s * z2 + model.rank_per_node_s * n;  // once per point
   return 0;  // first_fit, random; lrh and hts per decision too: per node handed out (workload_cost)

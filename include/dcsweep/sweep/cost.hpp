@@ -46,7 +46,8 @@ struct CostModel {
   double bqp_small_per_node_s = 5e-8;     ///< x N, a machine of at most 2 x bqp_exact_max_nodes
   double mpit_per_zone2_s = 3e-9;         ///< x zones^2: the LP (joint's too)
   double mpit_per_node_s = 1.4e-9;        ///< x N: reading the machine (joint's too)
-  double joint_per_k2_s = 4e-9;           ///< x k^2: a shell per MPIT node, its peak
+  double joint_per_k2_s = 9e-9;           ///< x k^2: a shell per MPIT node, its peak (k < 1,024)
+  double joint_inner_per_k_zone2_s = 2e-9;  ///< x k zones^2: k >= 1,024, each shell bounded first
   // rooms of > 256 zones (oxley1080: 0.45 / 0.7 s, oxley4320: 20 / 35 s for 2,000 jobs): the LP's
   // rows generated, each move after rounding over up to pools^2 pairs, a shell's bound per centre
   double mpit_many_zones_per_k08_z21_s = 2.2e-11;  ///< x k^0.8 x zones^2.1 (fitted)
