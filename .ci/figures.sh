@@ -2,7 +2,7 @@
 # Regenerates every picture and generated table of README.md and docs/: runs the shipped specs
 # behind them on 2 MPI ranks into results/ (the demo sweep, inputs/specs/demo.toml, 15 simulations;
 # the meng40 sensitivity study, inputs/specs/meng40-sensitivity.toml, 7,168 simulations), redraws
-# .ci/figures/*.png with `dcsweep plot`, and rewrites the blocks between `<!-- figures.sh: NAME -->`
+# .ci/figures/*.png with `dcsweep plot`, runs the user guide's first spec (inputs/specs/tutorial.toml), and rewrites the blocks between `<!-- figures.sh: NAME -->`
 # and `<!-- /figures.sh -->` in README.md and docs/*.md (.ci/figures_embed.py) with the output of
 # the commands the README's tour shows. About a minute on 2 cores. Commit what it changed.
 # usage: bash .ci/figures.sh     (after .ci/build)
@@ -17,6 +17,13 @@ embed() { /usr/bin/python3 .ci/figures_embed.py "$@"; }
 # Keeps the lines of a metric listing whose first word is one of the names, then an ellipsis.
 pick() { grep -E "^ *(dcsweep:|[0-9]+ points:|dims:|metric|$1)( |$)" | sed "s|$PWD/||"; echo "..."; }
 shown='jobs_completed|makespan_s|avg_wait_s|utilization|avg_comm_cost|avg_runtime_stretch|cooling_energy_j|avg_cooling_power_w|max_inlet_c|avg_supply_temp_c'
+
+# The user guide's first spec, and what analyze says of it.
+embed tutorial-spec inputs/specs/tutorial.toml toml
+rm -f results/tutorial.h5 results/tutorial.h5.journal
+mpirun -q -np 2 build/dcsweep run inputs/specs/tutorial.toml -o results/tutorial.h5 --quiet >/dev/null
+build/dcsweep analyze results/tutorial.h5 --metric avg_wait_s cooling_energy_j | sed "s|results/||" >"$gen/tutorial"
+embed tutorial-analyze "$gen/tutorial" text
 
 # The tour: one simulation, the demo sweep on 2 ranks, the file in xarray, a picture.
 build/dcsweep simulate --platform meng40 --trace inputs/traces/KTH-SP2-1996-2.1-cln.swf --jobs 3000 \
