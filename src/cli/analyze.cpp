@@ -401,7 +401,8 @@ constexpr const char* kUsage =
     "Sensitivity indices of a result file's metrics, by its design: Sobol first-order and total\n"
     "indices with bootstrap intervals (sobol), Morris mu*, mu, sigma (morris), rank correlations\n"
     "(lhs), each axis' share of the variance (grid). Failed points are counted and left out where\n"
-    "the estimator allows it.\n\n";
+    "the estimator allows it.\n"
+    "Guide: docs/user-guide.md#analysis-and-plots-dcsweep-analyze-dcsweep-plot\n\n";
 
 AnalyzeOptions parse_analyze_options(std::span<const std::string> args, std::ostream& out, bool& help) {
   po::options_description options("Options");

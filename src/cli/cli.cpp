@@ -26,7 +26,10 @@ constexpr const char* kUsage =
     "                       a heatmap, lines, a series or index bars, as .png, .svg or .pdf\n"
     "  list                 every registered policy of every family, with its parameters\n"
     "\n"
-    "  dcsweep --help, dcsweep COMMAND --help, dcsweep --version\n";
+    "  dcsweep --help, dcsweep COMMAND --help, dcsweep --version\n"
+    "\n"
+    "Guide: docs/user-guide.md (every command); docs/README.md lists the other pages (models,\n"
+    "policies, reproduction, performance, development).\n";
 
 int dispatch(std::span<const std::string> args, std::ostream& out, std::ostream& err) {
   if (args.empty()) {

@@ -52,7 +52,8 @@ def parse_args(argv):
     p = Parser(prog="dcsweep plot",
                usage="dcsweep plot OUT.h5 METRIC --x AXIS [--y AXIS] [--facet AXIS] [--select AXIS=VALUE ...] "
                      "-o FILE.png|.svg|.pdf", formatter_class=argparse.RawDescriptionHelpFormatter,
-               epilog=__doc__[__doc__.index("What it draws"):])
+               epilog=__doc__[__doc__.index("What it draws"):] +
+               "\nGuide: docs/user-guide.md#analysis-and-plots-dcsweep-analyze-dcsweep-plot\n")
     p.add_argument("file", metavar="OUT.h5")
     p.add_argument("metric", metavar="METRIC")
     p.add_argument("--x", required=True, metavar="AXIS", help="the horizontal axis ('time': a series; 'factor': indices)")

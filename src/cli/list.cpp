@@ -41,9 +41,11 @@ void print_family(std::ostream& out, const RegistryT& registry) {
 
 int list_command(std::span<const std::string> args, std::ostream& out) {
   if (!args.empty() && (args.front() == "--help" || args.front() == "-h")) {
-    out << "usage: dcsweep list\nPrints every registered policy of every family, with its parameters.\n";
+    out << "usage: dcsweep list\nPrints every registered policy of every family, with its parameters.\n"
+           "What each policy does: docs/policies.md; what the models compute: docs/models.md\n";
     return kExitOk;
   }
+  out << "Every family and member explained, with its paper: docs/policies.md; the models: docs/models.md.\n\n";
   print_family(out, scheduler_registry());
   print_family(out, allocator_registry());
   print_family(out, platform_registry());

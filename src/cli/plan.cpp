@@ -19,7 +19,8 @@ int plan_command(std::span<const std::string> args, std::ostream& out) {
   if (vm.count("help")) {
     out << "usage: dcsweep plan RESULT.h5 [--ranks P ...]\n"
            "Replays the engine's hand-out order with the measured point times of a result file and\n"
-           "predicts the makespan on P ranks, beside the bound max(total / P, longest point).\n\n"
+           "predicts the makespan on P ranks, beside the bound max(total / P, longest point).\n"
+           "Guide: docs/user-guide.md#predicting-a-sweeps-time-dcsweep-plan\n\n"
         << options;
     return kExitOk;
   }

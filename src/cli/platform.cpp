@@ -129,7 +129,9 @@ int platform_command(std::span<const std::string> args, std::ostream& out, std::
   const po::variables_map vm = parse_options(args, options, "platform", true);
   if (vm.count("help")) {
     out << "usage: dcsweep platform NAME [--param value ...] [--nodes-out FILE.csv] [--matrices-out PREFIX]\n"
-           "Describes a platform; writes its nodes and its room's matrices.\n\n"
+           "Describes a platform; writes its nodes and its room's matrices.\n"
+           "Guide: docs/user-guide.md#platforms-and-the-thermal-model-dcsweep-platform-dcsweep-thermal;\n"
+           "the presets' sources: inputs/platforms/README.md\n\n"
         << options;
     return kExitOk;
   }

@@ -47,7 +47,8 @@ class MpiSession {
 
 constexpr const char* kUsage =
     "usage: dcsweep run SPEC.toml -o OUT.h5 [--resume [--retry-failed]] [--quiet] [--stall-warning-s S] [--lock-wait-s S]\n"
-    "Runs every point of a sweep; under mpirun or srun the ranks share the grid.\n\n";
+    "Runs every point of a sweep; under mpirun or srun the ranks share the grid.\n"
+    "Guide: docs/user-guide.md#running-a-sweep-dcsweep-run (resume and failures: #resume-and-failures)\n\n";
 
 }  // namespace
 

@@ -113,7 +113,9 @@ int simulate_command(std::span<const std::string> args, std::ostream& out, std::
   options.add(param_options(catalog));
   const po::variables_map vm = parse_options(args, options, "simulate");
   if (vm.count("help")) {
-    out << "usage: dcsweep simulate [--name value ...] [--json] [--jobs-out FILE.csv] [--job-events-out FILE.csv]\n\n"
+    out << "usage: dcsweep simulate [--name value ...] [--json] [--jobs-out FILE.csv] [--job-events-out FILE.csv]\n"
+           "Guide: docs/user-guide.md#simulation-options-dcsweep-simulate; what the parameters model:\n"
+           "docs/models.md; the policies' (scheduler, allocator, ...): docs/policies.md\n\n"
         << options;
     return kExitOk;
   }

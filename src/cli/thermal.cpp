@@ -130,7 +130,8 @@ int thermal_command(std::span<const std::string> args, std::ostream& out, std::o
            "       --recirculation A.csv] [--supply-temp-c C] [--redline-c C] [--cooling static|redline|thermostat]\n"
            "       dcsweep thermal --platform NAME --sp-eir-bound [thermostat parameters]\n"
            "Evaluates the thermal and cooling model for one power state; prints JSON. With --sp-eir-bound: [P4]\n"
-           "Eq. 7's bound on SP-EIR (every node busy over every node idle, thermostat CRAC at Eq. 6).\n\n"
+           "Eq. 7's bound on SP-EIR (every node busy over every node idle, thermostat CRAC at Eq. 6).\n"
+           "Guide: docs/models.md#data-center-physics (equations, defaults and their sources)\n\n"
         << options;
     return kExitOk;
   }

@@ -86,7 +86,8 @@ std::string bytes_text(double bytes) {
 int validate_command(std::span<const std::string> args, std::ostream& out) {
   if (args.empty()) throw InputError("validate: missing SPEC.toml (usage: dcsweep validate SPEC.toml)");
   if (args.front() == "--help" || args.front() == "-h") {
-    out << "usage: dcsweep validate SPEC.toml\nChecks a sweep spec; prints its axes, point count and cost estimate.\n";
+    out << "usage: dcsweep validate SPEC.toml\nChecks a sweep spec; prints its axes, point count and cost estimate.\n"
+           "Guide: docs/user-guide.md#sweep-specs (designs: #designs-sampling-instead-of-crossing)\n";
     return kExitOk;
   }
   if (args.size() > 1) throw InputError("validate: unexpected argument '" + args[1] + "'");

@@ -174,7 +174,7 @@ expect_error 2 "dcsweep: error: $tmp/p39.csv: 39 values; platform meng40 has 40 
 expect_error 2 "dcsweep: error: $tmp/pneg.csv: node 6 has negative power -5" thermal --platform meng40 --power-w "$tmp/pneg.csv"
 expect_error 2 "dcsweep: error: platform 'trace' needs a trace" thermal --platform trace
 # [P4] Eq. 7's bound on SP-EIR: asu50 is above 1 and far below [P4]'s 1.69 (1.070: the CRAC adds a few
-# per cent to a compute ratio of 1.061; README, Cooling); without a room or node power, exit 2.
+# per cent to a compute ratio of 1.061; docs/models.md, Data-center physics); without a room or node power, exit 2.
 if "$bin" thermal --platform asu50 --sp-eir-bound >"$tmp/speir.json" 2>"$tmp/err"; then
   got=$(json_field sp_eir_bound "$tmp/speir.json")
   awk -v b="$got" 'BEGIN { exit !(b > 1 && b < 1.69) }' && ok || fail "thermal --sp-eir-bound on asu50 -> $got"

@@ -4,7 +4,7 @@ PARM grid on a busy 128-node room (the shipped parm-busy128.toml's setting, fewe
 2 ranks; `/points/cost_estimate_s` summed over the grid is within a wide margin of `/points/wall_s`
 summed (a ratio, not a timed test: the estimate was calibrated on this kind of machine, and the
 margin leaves room for a slower or busier one). Then every allocator with a cost of its own on
-oxley1080 (CEA-Curie's jobs from 10,500 scaled, as in the README's table): each point's estimate
+oxley1080 (CEA-Curie's jobs from 10,500 scaled, as in docs/performance.md's table): each point's estimate
 within 5 x of its time where it takes more than 0.025 s, the grid's within 3 x. Also: every PARM point reports its decisions, the
 unproven ones among them, and a gap in [0, 1)."""
 import os

@@ -1,7 +1,7 @@
 """The shipped meng40 sensitivity study (inputs/specs/meng40-sensitivity.toml, issue 13): a Saltelli
 design over 5 factors with N = 1024 (7,168 simulations) runs on 2 ranks, survives a SIGKILL of the
 whole job and `--resume`, and gives the same file on 1 and 3 ranks; its analysis names the factor
-the README says drives cooling energy. About a minute on 2 cores. The kill time is random; the
+docs/user-guide.md says drives cooling energy. About a minute on 2 cores. The kill time is random; the
 seed is printed."""
 import json
 import os
