@@ -5,10 +5,12 @@
 // over the decisions of about --nodes nodes (half to twice) taken while the machine was at
 // least a third busy. The room is built once outside the timing, as a sweep's cache does.
 // usage: bench_decisions TRACE --platform NAME [--scale-to-platform] [--first-job J] [--jobs N]
-//                        [--nodes K] [--limit-s S] [--set NAME=VALUE ...] --allocator A ...
+//                        [--nodes K] [--limit-s S] [--set NAME=VALUE ...] [--csv FILE] [--cpu-time]
+//                        --allocator A ...
 //   --limit-s: an allocator's run stops after S wall seconds (its decisions so far reported).
 //   --csv FILE: every decision appended as platform,nodes,allocator,job_nodes,free_nodes,seconds
 //   (what the cost model's allocator constants are fitted to: bench/fit_alloc_cost.py).
+//   --cpu-time: time decisions (not the run) by the thread's CPU clock, for a shared machine.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -39,14 +41,15 @@ struct Decision {
 /// Times every decision of the allocator it wraps; everything else passes through.
 class TimedAllocator final : public Allocator {
  public:
-  explicit TimedAllocator(std::unique_ptr<Allocator> inner) : inner_(std::move(inner)) {}
+  TimedAllocator(std::unique_ptr<Allocator> inner, bool cpu_time) : inner_(std::move(inner)), cpu_time_(cpu_time) {}
 
   bool allocate(const AllocationRequest& request, std::vector<NodeId>& out) override {
     const auto t0 = std::chrono::steady_clock::now();
+    const double cpu0 = cpu_time_ ? bench::thread_cpu_s() : 0;
     const bool placed = inner_->allocate(request, out);
+    const double seconds = cpu_time_ ? bench::thread_cpu_s() - cpu0 : bench::seconds_since(t0);
     const double total = request.machine.node_count();
-    decisions.push_back({request.nodes, request.machine.free_count(), 1.0 - request.machine.free_count() / total,
-                         bench::seconds_since(t0)});
+    decisions.push_back({request.nodes, request.machine.free_count(), 1.0 - request.machine.free_count() / total, seconds});
     return placed;
   }
   void manage_power(NodeControl& control) override { inner_->manage_power(control); }
@@ -56,6 +59,7 @@ class TimedAllocator final : public Allocator {
 
  private:
   std::unique_ptr<Allocator> inner_;
+  bool cpu_time_;
 };
 
 double quantile(std::vector<double> v, double q) {
@@ -70,7 +74,7 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: bench_decisions TRACE --platform NAME [--scale-to-platform] [--first-job J] [--jobs N] "
-                 "[--nodes K] [--limit-s S] [--set NAME=VALUE ...] --allocator A ...\n");
+                 "[--nodes K] [--limit-s S] [--set NAME=VALUE ...] [--csv FILE] [--cpu-time] --allocator A ...\n");
     return 2;
   }
   ParamSet params(simulation_catalog());
@@ -79,6 +83,7 @@ int main(int argc, char** argv) {
   std::int32_t around = 512;
   double limit_s = 0;
   std::string csv;
+  const bool cpu_time = std::find(argv + 2, argv + argc, std::string_view("--cpu-time")) != argv + argc;
   for (int i = 2; i + 1 < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--allocator")
@@ -108,7 +113,7 @@ int main(int argc, char** argv) {
     Scenario scenario = base;
     scenario.params.set_text("allocator", name);
     TimedAllocator timed(
-        allocator_registry().at(name).make(BuildContext{scenario.params, scenario.key}, scenario.platform));
+        allocator_registry().at(name).make(BuildContext{scenario.params, scenario.key}, scenario.platform), cpu_time);
     UtilizationSeries utilization(scenario.platform.node_count, 0.0);
     std::vector<SimObserver*> observers{&utilization};
     const auto physics = make_datacenter_model(scenario, [&](const Platform&, const ParamSet&) { return room; });

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -14,6 +15,14 @@ namespace dcsweep::bench {
 
 inline double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// The calling thread's CPU seconds: what runs on a shared machine can still compare (a wall
+/// clock counts the time other processes hold the core).
+inline double thread_cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
 
 inline double median(std::vector<double> v) {
