@@ -1,4 +1,4 @@
-// Benchmarks of issue 13 (README, Performance):
+// Benchmarks of issue 13 (docs/performance.md):
 //   (a) `dcsweep analyze` on a Saltelli result file of 100,002 points (N = 14,286 base samples x
 //       (5 factors + 2)) holding every metric of the simulation, end to end in process: reading
 //       the file, the indices of every metric with 1,000 bootstrap resamples, the table;

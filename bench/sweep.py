@@ -1,4 +1,4 @@
-"""Benchmarks of the sweep engine on 2 ranks (issue 3, figures in the README):
+"""Benchmarks of the sweep engine on 2 ranks (issue 3, figures in docs/performance.md):
   (a) engine overhead: 2,000 points of about 1 ms; time from spec to file / (sum of point times / 2)
   (b) parallel efficiency of a 64-point grid of real-trace simulations of mixed cost:
       sum of point times / (2 x time from spec to file)

@@ -30,7 +30,7 @@
 //                            valued at its speedup times the share of its committed window (f_se,
 //                            or the rest of the run if shorter) left after its pause: [P2]'s Eq. 1
 //                            has no resize cost and, as printed, resizes for any gain; under load
-//                            its pauses put wSE behind noSE (ParmDirection tests, README).
+//                            its pauses put wSE behind noSE (ParmDirection tests, docs/reproduction.md).
 //   baseline         [P2]'s SLURM-like baseline: EASY backfilling (sched/easy.cpp) on the trace
 //                    node counts at full power (the top cap level), on as many nodes as the budget
 //                    powers busy at that cap while the others idle (all of them when it suffices);
@@ -537,7 +537,7 @@ void ParmScheduler::drop_to_lowest_caps(SchedulingContext& ctx) {
   }
 }
 
-// The work limits' defaults (README, PARM: what they cost and how many decisions they leave unproven).
+// The work limits' defaults (docs/performance.md, PARM: what they cost and how many decisions they leave unproven).
 constexpr std::int64_t kParmSearchNodes = 2'000'000;
 constexpr std::int64_t kParmDpCells = 2'000'000'000;
 

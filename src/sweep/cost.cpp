@@ -100,7 +100,7 @@ double parm_cost(const ParamSet& p, const WorkloadShape& shape, const CostModel&
 }
 
 /// The allocator's decisions, one per job (fitted per allocator on bench_decisions' runs of
-/// CEA-Curie on meng40, oxley1080, oxley4320 and intrepid: README, Performance): N nodes, k a
+/// CEA-Curie on meng40, oxley1080, oxley4320 and intrepid: docs/performance.md): N nodes, k a
 /// job's nodes, Z the room's zones.
 double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostModel& model) {
   const std::string& a = p.text("allocator");

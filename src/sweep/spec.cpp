@@ -250,7 +250,7 @@ class SpecParser {
   }
 
   /// A model = ratebased point solves one epoch and reports other metrics than a trace-driven
-  /// simulation (README, "Rate-based epochs"); one spec holds one kind, so that every metric of
+  /// simulation (docs/models.md, rate-based epochs); one spec holds one kind, so that every metric of
   /// its file means one thing along every axis.
   void check_one_model() const {
     for (const Axis& axis : spec_.axes) {

@@ -456,7 +456,7 @@ TEST(BqpDirection, CoolingAwareBelowJointBelowPerformanceAwareAndCommunicationTh
 TEST(BqpDirection, WithPlacementDependentRuntimesJointStillBeatsPerformanceAware) {
   // [P0]'s runtime model stretches a job's communication by its cost over the best: the
   // cooling-aware policy's scattered jobs run longer and keep the room busier, so its cooling
-  // power is no longer reliably below joint's (README: the [P0] reproduction); joint's stays
+  // power is no longer reliably below joint's (docs/reproduction.md: [P0]); joint's stays
   // below performance-aware's and the communication order holds.
   const Order o = order_of(three_policies(12, 30, "meng_relative"));
   EXPECT_LT(o.mean_cooling[1], o.mean_cooling[0]);

@@ -257,7 +257,7 @@ TEST(P4Direction, HtsBeatsLrhAndMtdpOnTheShippedSetting) {
   // [P4]'s direction (Sec. VII): HTS's SP-EIR below LRH's; FCFS-Backfill-HTS's throughput per
   // energy above LRH's and MTDP's (MTDP compared with idle chassis off, as [P4] does). In this
   // CRAC model cooling is ~4% of the total, so the margins are ~1e-5 relative, not [P4]'s 6.89% /
-  // 5.56% (README REPRODUCTION says why, and that the first 3,000 NASA-iPSC jobs gave the
+  // 5.56% (docs/reproduction.md says why, and that the first 3,000 NASA-iPSC jobs gave the
   // opposite with idle chassis off): these are the shipped spec's results, held as they are.
   const Report hts_on = banerjee_p4_point("hts", "highest", false);
   const Report lrh_on = banerjee_p4_point("lrh", "worst_case", false);

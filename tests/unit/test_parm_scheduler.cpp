@@ -296,7 +296,7 @@ double mean_completion(const Scenario& s) { return run(s).result.report.value("a
 // queues long at gamma 0.8 (its jobs wait about twice as long as they run, [P2] Set2/Set3 at 0.7:
 // 2.5-3x) while PARM keeps up down to gamma 0.2. 128 nodes, a budget that powers 40% of them at full
 // power (PARM may run all of them below it), 80 jobs arriving 4,500 s apart on average (x gamma),
-// 20 seeds, summed mean completion times. Out of that regime the order changes, and README
+// 20 seeds, summed mean completion times. Out of that regime the order changes, and docs/reproduction.md
 // (REPRODUCTION [P2]) gives the figures: on a lightly loaded machine noMM's jobs (min N_j, slower)
 // finish after the baseline's; once PARM saturates too the speedup falls again as gamma falls.
 TEST(ParmDirection, CompletionTimesOrderAndSpeedupGrowsAsGammaFalls) {

@@ -51,7 +51,7 @@ std::vector<std::int32_t> bqp_solve_heuristic(const BqpProblem& problem);
 /// The allocator's parameters, checked (InputError naming the parameter).
 struct BqpSettings {
   double alpha = 0.5, beta = 0.5;
-  double comm_scale = 0, cool_scale = 0;  ///< 0: the automatic rule (README, bqp_params())
+  double comm_scale = 0, cool_scale = 0;  ///< 0: the automatic rule (docs/policies.md, bqp_params())
   std::int32_t exact_max_nodes = 40;
 };
 BqpSettings bqp_settings(const ParamSet& params);

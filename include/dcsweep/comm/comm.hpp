@@ -8,7 +8,7 @@
 // with w = 1 for every pair under all-to-all ([P1]'s assumption). hops is Platform::hops: L1 on a
 // mesh, with wrap-around on a torus. The [P0] patterns are published only as pictures (Fig. 2);
 // they are generated here from their descriptions, each a documented parametric graph whose
-// weights are relative to an all-to-all pair (README "Communication model").
+// weights are relative to an all-to-all pair (docs/models.md, communication).
 #include <cstdint>
 #include <span>
 #include <string>
@@ -24,7 +24,7 @@ namespace dcsweep::comm {
 /// all_to_all, then [P0]'s eight: fft, namd_nopme, namd_pme, charm_lu, amr, barnes_hut, changa,
 /// openatom. The index is JobAttributes::comm_pattern.
 std::span<const std::string> pattern_names();
-/// One line per pattern, for `dcsweep list` and the README.
+/// One line per pattern, for `dcsweep list` and docs/models.md.
 std::span<const std::string> pattern_descriptions();
 /// The index of a pattern name; InputError naming the valid ones (and `mixed`) otherwise.
 std::uint8_t pattern_index(const std::string& name);

@@ -30,7 +30,7 @@
 //    any (task, node type) pair; an offspring takes its parent's times 2^U(-1, 1). Where the
 //    budget binds, a high price lets nodes give power back for others to use. On oxley1080 the GA
 //    as published stays ~40% under the bound after a minute; with node steps within 5%
-//    (README, Performance);
+//    (docs/performance.md);
 //  - the population sorted by the objective (rr or nerr), trimmed to its size; the best is kept.
 // Stops at max_generations or time_limit_s, whichever first: anytime, the best so far. Every
 // random number comes from the caller's stream, so a run is reproducible for a given stream when

@@ -6,7 +6,7 @@
 // under facility_power_budget_w (phi) and redline_c, checks the answer on the room model itself,
 // optionally bounds it (the LP of ratebased/bound.hpp) and checks it by a discrete-event
 // simulation of Poisson arrivals (ratebased_validate). Its metrics are its own
-// (ratebased_metric_specs); a sweep never mixes them with a trace-driven point's (README).
+// (ratebased_metric_specs); a sweep never mixes them with a trace-driven point's (docs/models.md).
 #include <map>
 #include <memory>
 #include <optional>

@@ -15,7 +15,7 @@
 //                  trace's runtime is the job's at its trace node count and full power
 // (both meng models also apply the trace model's node-count factor.)
 //
-// What a stretch does to the request (a decision, see README "Semantics"): the scheduler-visible
+// What a stretch does to the request (a decision, see docs/models.md, "Simulation semantics"): the scheduler-visible
 // estimate is scaled by the same factor as the runtime, because the factor is known when the job
 // starts (it depends on the allocation). A job is therefore killed exactly when the trace's job
 // was (runtime above the request), at its scaled request, and estimates stay upper bounds of

@@ -2,7 +2,7 @@
 // A-priori cost of each sweep point, used to hand out the most expensive points first and by
 // `dcsweep validate`. The model is linear in the jobs simulated and the node ids handed out,
 // plus jobs x thermal zones when the physics is on, plus each distinct room's D build on the
-// first point that uses it, calibrated on the benchmarks (README, Performance): seconds on one
+// first point that uses it, calibrated on the benchmarks (docs/performance.md): seconds on one
 // core. Policies whose cost grows with the queue (parm) see the offered load: the workload's
 // node-seconds over the machine's node-seconds between the first and the last arrival.
 #include <vector>
@@ -32,13 +32,13 @@ struct CostModel {
   double per_job_planning_s = 2e-6;  ///< conservative and edf: planning the queue (whole CEA-Curie: 0.6 s, 2.7 x EASY)
   double per_job_thermostat_s = 1.5e-5;  ///< cooling = thermostat: the CRAC's mode switches, Eq. 6 per change
   // parm (nomm): a decision at every arrival and end, its ILP over the running and the queued jobs
-  // (fitted to sarood-p2 on intrepid and parm-busy128 on 128 nodes: README, PARM's cost)
+  // (fitted to sarood-p2 on intrepid and parm-busy128 on 128 nodes: docs/performance.md, PARM)
   double parm_per_decision_s = 1e-4;
   double parm_per_decision_job_s = 5.2e-6;  ///< per job in the ILP
   double parm_nose_factor = 1.7;            ///< nose: every node level of a queued job
   double parm_wse_factor = 4.6;             ///< wse: running jobs' levels too, and resize re-solves
   // Allocators, per decision (one per job): fitted to bench_decisions on CEA-Curie from job
-  // 10,500 on meng40, oxley1080, oxley4320 and intrepid (README, Performance), within 3 x of each.
+  // 10,500 on meng40, oxley1080, oxley4320 and intrepid (docs/performance.md), within 3 x of each.
   double mc1x1_per_node_s = 1.4e-8;       ///< x N
   NearestCost mm{3.4e-8, 2.5e-8, 1.3e-8};
   NearestCost genalg{2.6e-8, 1.2e-8, 7.5e-9};

@@ -11,7 +11,7 @@
 // (host, pid, start time) only names the holder for the error message. Where the file system
 // refuses locks altogether (Lustre mounted without -o flock, some FUSE systems) the run warns and
 // falls back to that text: a live holder on the same host is still refused; on other hosts a
-// second run cannot be detected (README: "One run at a time").
+// second run cannot be detected (docs/user-guide.md: "One run at a time").
 #include <iosfwd>
 #include <string>
 

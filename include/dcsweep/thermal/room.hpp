@@ -17,7 +17,7 @@
 
 namespace dcsweep {
 
-/// Largest thermal model built (zones); above, set thermal_zone_nodes (README, Data-center physics).
+/// Largest thermal model built (zones); above, set thermal_zone_nodes (docs/models.md).
 inline constexpr std::int32_t kMaxThermalZones = 8192;
 
 /// The room's parameters: thermal model, zone size, matrix files, generator, air properties.
