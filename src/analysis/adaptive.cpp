@@ -178,7 +178,9 @@ std::size_t refine(const RefineRule& rule, AdaptivePoints& points, std::span<con
   }
   const std::size_t before = points.size();
   const std::int32_t round = points.rounds();
-  for (const auto& [cell, add] : added) {
+  for (const auto& entry : added) {
+    const Key& cell = entry.first;
+    const ValueSets& add = entry.second;  // (not a structured binding: clang's lambdas cannot capture one)
     const ValueSets& old = have[cell];
     std::vector<std::vector<double>> values(points.axes);
     std::size_t kept = 0;
