@@ -3,6 +3,7 @@
 // looking for a threshold reads first. The intervals are analysis/adaptive.hpp's, from the
 // points and values the file holds.
 #include <cmath>
+#include <cstdio>
 #include <ostream>
 
 #include "commands.hpp"
@@ -88,6 +89,13 @@ std::string cell_text(const AdaptiveDesign& d, const std::vector<double>& cell, 
   return text;
 }
 
+/// A coordinate or value for reading: 10 significant digits (0.6499999999999999 is 0.65).
+std::string shown(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", v);
+  return text;
+}
+
 std::string counts_text(const std::vector<std::size_t>& per_round) {
   std::vector<std::string> out;
   for (const std::size_t n : per_round) out.push_back(std::to_string(n));
@@ -108,9 +116,9 @@ void print_text(std::ostream& out, const std::string& file, const SweepSpec& spe
     if (l.intervals.empty()) out << "  none\n";
     for (const analysis::Interval& i : l.intervals) {
       const std::string cell = cell_text(d, i.cell, false);
-      out << "  " << d.axes[i.axis].name << " in [" << format_number(i.lo) << ", " << format_number(i.hi) << "]: width "
-          << format_number(i.hi - i.lo) << (analysis::refinable(d.rule, i) ? " (above min_step: the budget ended first)" : "")
-          << ", " << l.metric << " " << format_number(i.metric_lo) << " -> " << format_number(i.metric_hi)
+      out << "  " << d.axes[i.axis].name << " in [" << shown(i.lo) << ", " << shown(i.hi) << "]: width "
+          << shown(i.hi - i.lo) << (analysis::refinable(d.rule, i) ? " (above min_step: the budget ended first)" : "")
+          << ", " << l.metric << " " << shown(i.metric_lo) << " -> " << shown(i.metric_hi)
           << (cell.empty() ? "" : "  (" + cell + ")") << "\n";
     }
   }
