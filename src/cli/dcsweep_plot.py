@@ -300,10 +300,10 @@ def free_coordinates(ds, mean, used):
     return [c for c in sample_coordinates(ds) if c not in used and len(np.unique(coordinate_values(mean, c))) > 1]
 
 
-def round_colours(rounds, last):
+def round_colours(rounds, last, cmap="viridis"):
     """Scatter arguments colouring points by round, on one scale from 0 to the last round."""
     import matplotlib.colors
-    return {"c": rounds, "cmap": "viridis", "norm": matplotlib.colors.Normalize(0, max(int(last), 1)),
+    return {"c": rounds, "cmap": cmap, "norm": matplotlib.colors.Normalize(0, max(int(last), 1)),
             "edgecolors": "black", "linewidths": 0.4, "zorder": 3}
 
 
@@ -355,7 +355,8 @@ def refined_heatmap(ds, mean, args, fig, ax):
     grid[np.searchsorted(ys, y), np.searchsorted(xs, x)] = mean.values
     mesh = ax.pcolormesh(cell_edges(xs), cell_edges(ys), grid, shading="flat")
     fig.colorbar(mesh, ax=ax, label=label(ds, args.metric))
-    dots = ax.scatter(x, y, s=10, **round_colours(mean["round"].values, mean["round"].values.max()))
+    # (the rounds in other colours than the metric's cells)
+    dots = ax.scatter(x, y, s=14, **round_colours(mean["round"].values, mean["round"].values.max(), "autumn"))
     fig.colorbar(dots, ax=ax, label="round")
     ax.set_xlabel(label(ds, args.x))
     ax.set_ylabel(label(ds, args.y))
