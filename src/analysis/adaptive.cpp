@@ -62,12 +62,14 @@ void combine(const RefineRule& rule, Interval& interval, bool fresh, double scor
 std::map<Key, std::vector<std::size_t>> lines_along(const AdaptivePoints& points, std::size_t a) {
   std::map<Key, std::vector<std::size_t>> lines;
   for (std::size_t p = 0; p < points.size(); ++p) {
-    Key key(points.x.begin() + std::ptrdiff_t(p * points.axes), points.x.begin() + std::ptrdiff_t((p + 1) * points.axes));
+    Key key(points.x.begin() + std::ptrdiff_t(p * points.axes),
+            points.x.begin() + std::ptrdiff_t((p + 1) * points.axes));
     key.erase(key.begin() + std::ptrdiff_t(a));
     lines[key].push_back(p);
   }
   for (auto& [key, members] : lines) {
-    std::sort(members.begin(), members.end(), [&](std::size_t p, std::size_t q) { return points.at(p, a) < points.at(q, a); });
+    std::sort(members.begin(), members.end(),
+              [&](std::size_t p, std::size_t q) { return points.at(p, a) < points.at(q, a); });
   }
   return lines;
 }
@@ -120,7 +122,8 @@ AdaptivePoints first_round(std::span<const std::vector<double>> values) {
   return points;
 }
 
-std::vector<Interval> score_intervals(const RefineRule& rule, const AdaptivePoints& points, std::span<const double> metric) {
+std::vector<Interval> score_intervals(const RefineRule& rule, const AdaptivePoints& points,
+                                      std::span<const double> metric) {
   std::map<std::tuple<Key, std::size_t, double, double>, Interval> found;
   for (std::size_t a = 0; a < points.axes; ++a) {
     if (!rule.refined[a]) continue;
@@ -185,8 +188,11 @@ std::size_t refine(const RefineRule& rule, AdaptivePoints& points, std::span<con
     std::vector<std::vector<double>> values(points.axes);
     std::size_t kept = 0;
     for (std::size_t a = 0; a < points.axes; ++a) {
-      if (!rule.refined[a]) values[a] = {cell[kept++]};
-      else values[a].insert(values[a].end(), old[a].begin(), old[a].end()), values[a].insert(values[a].end(), add[a].begin(), add[a].end());
+      if (!rule.refined[a])
+        values[a] = {cell[kept++]};
+      else
+        values[a].insert(values[a].end(), old[a].begin(), old[a].end()),
+            values[a].insert(values[a].end(), add[a].begin(), add[a].end());
       std::sort(values[a].begin(), values[a].end());
     }
     for_each_combination(values, [&](const Key& x) {

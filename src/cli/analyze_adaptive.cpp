@@ -7,8 +7,8 @@
 #include <ostream>
 
 #include "commands.hpp"
-#include "dcsweep/cli/cli.hpp"
 #include "dcsweep/analysis/adaptive.hpp"
+#include "dcsweep/cli/cli.hpp"
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/core/text.hpp"
 #include "dcsweep/sweep/result_file.hpp"
@@ -31,7 +31,8 @@ analysis::AdaptivePoints read_points(const std::string& file, std::size_t axes) 
   } catch (const std::runtime_error& e) {
     throw InputError(std::string("analyze: ") + e.what());
   }
-  if (points.x.size() != points.round.size() * axes) throw InputError("analyze: " + file + ": adaptive_coordinates and round disagree");
+  if (points.x.size() != points.round.size() * axes)
+    throw InputError("analyze: " + file + ": adaptive_coordinates and round disagree");
   return points;
 }
 
@@ -51,14 +52,16 @@ std::vector<double> sample_means(const std::string& file, const std::string& met
 }
 
 /// Threshold: every crossing interval. Change: per cell and axis, the interval changing most.
-Located locate(const std::string& file, const AdaptiveDesign& d, const analysis::AdaptivePoints& points, const std::string& metric) {
+Located locate(const std::string& file, const AdaptiveDesign& d, const analysis::AdaptivePoints& points,
+               const std::string& metric) {
   analysis::RefineRule rule = d.rule;
   if (metric != d.metric) rule.threshold.reset();  // (the threshold is the refine metric's)
   Located out{metric, rule.threshold.has_value(), {}};
   const std::vector<double> values = sample_means(file, metric, points.size());
   for (analysis::Interval& i : analysis::score_intervals(rule, points, values)) {
     if (!(i.score > 0)) continue;
-    if (!out.threshold && !out.intervals.empty() && out.intervals.back().cell == i.cell && out.intervals.back().axis == i.axis) {
+    if (!out.threshold && !out.intervals.empty() && out.intervals.back().cell == i.cell &&
+        out.intervals.back().axis == i.axis) {
       if (i.score > out.intervals.back().score) out.intervals.back() = std::move(i);
       continue;
     }
@@ -102,17 +105,23 @@ std::string counts_text(const std::vector<std::size_t>& per_round) {
   return join(out);
 }
 
-void print_text(std::ostream& out, const std::string& file, const SweepSpec& spec, const analysis::AdaptivePoints& points,
-                const std::vector<std::int8_t>& status, const std::vector<Located>& located) {
+void print_text(std::ostream& out, const std::string& file, const SweepSpec& spec,
+                const analysis::AdaptivePoints& points, const std::vector<std::int8_t>& status,
+                const std::vector<Located>& located) {
   const AdaptiveDesign& d = spec.design.adaptive;
   std::size_t ok = 0, failed = 0;
   for (const std::int8_t s : status) ok += s == 1, failed += s == 2;
   out << file << ": adaptive design refining " << d.metric
-      << (d.rule.threshold ? " where it crosses " + format_number(*d.rule.threshold) : std::string(" where it changes most"))
-      << "\n" << points.size() << " points (" << status.size() << " simulations): " << ok << " ok, " << failed << " failed; "
+      << (d.rule.threshold ? " where it crosses " + format_number(*d.rule.threshold)
+                           : std::string(" where it changes most"))
+      << "\n"
+      << points.size() << " points (" << status.size() << " simulations): " << ok << " ok, " << failed << " failed; "
       << points.rounds() << " rounds, points per round " << counts_text(analysis::points_per_round(points)) << "\n";
   for (const Located& l : located) {
-    out << "\n" << l.metric << (l.threshold ? ": crossings of " + format_number(*d.rule.threshold) : std::string(": largest change")) << "\n";
+    out << "\n"
+        << l.metric
+        << (l.threshold ? ": crossings of " + format_number(*d.rule.threshold) : std::string(": largest change"))
+        << "\n";
     if (l.intervals.empty()) out << "  none\n";
     for (const analysis::Interval& i : l.intervals) {
       const std::string cell = cell_text(d, i.cell, false);
@@ -124,8 +133,9 @@ void print_text(std::ostream& out, const std::string& file, const SweepSpec& spe
   }
 }
 
-void print_json(std::ostream& out, const std::string& file, const SweepSpec& spec, const analysis::AdaptivePoints& points,
-                const std::vector<std::int8_t>& status, const std::vector<Located>& located) {
+void print_json(std::ostream& out, const std::string& file, const SweepSpec& spec,
+                const analysis::AdaptivePoints& points, const std::vector<std::int8_t>& status,
+                const std::vector<Located>& located) {
   const AdaptiveDesign& d = spec.design.adaptive;
   std::size_t ok = 0, failed = 0;
   for (const std::int8_t s : status) ok += s == 1, failed += s == 2;
@@ -136,9 +146,10 @@ void print_json(std::ostream& out, const std::string& file, const SweepSpec& spe
   }
   std::vector<std::string> per_round;
   for (const std::size_t n : analysis::points_per_round(points)) per_round.push_back(std::to_string(n));
-  out << "{\"file\": " << json_string(file) << ", \"design\": {\"kind\": \"adaptive\", \"refine_metric\": "
-      << json_string(d.metric) << ", \"refine_threshold\": " << (d.rule.threshold ? json_number(*d.rule.threshold) : "null")
-      << ", \"axes\": [" << join(axes) << "], \"refined\": [" << join(refined) << "], \"samples\": " << points.size()
+  out << "{\"file\": " << json_string(file)
+      << ", \"design\": {\"kind\": \"adaptive\", \"refine_metric\": " << json_string(d.metric)
+      << ", \"refine_threshold\": " << (d.rule.threshold ? json_number(*d.rule.threshold) : "null") << ", \"axes\": ["
+      << join(axes) << "], \"refined\": [" << join(refined) << "], \"samples\": " << points.size()
       << ", \"points\": " << status.size() << ", \"ok\": " << ok << ", \"failed\": " << failed
       << ", \"rounds\": " << points.rounds() << ", \"points_per_round\": [" << join(per_round) << "]}, \"metrics\": {";
   for (std::size_t m = 0; m < located.size(); ++m) {
@@ -146,9 +157,10 @@ void print_json(std::ostream& out, const std::string& file, const SweepSpec& spe
         << (located[m].threshold ? "threshold" : "change") << "\", \"intervals\": [";
     for (std::size_t k = 0; k < located[m].intervals.size(); ++k) {
       const analysis::Interval& i = located[m].intervals[k];
-      out << (k ? ", " : "") << "{\"cell\": " << cell_text(d, i.cell, true) << ", \"axis\": " << json_string(d.axes[i.axis].name)
-          << ", \"lo\": " << json_number(i.lo) << ", \"hi\": " << json_number(i.hi) << ", \"metric_lo\": "
-          << json_number(i.metric_lo) << ", \"metric_hi\": " << json_number(i.metric_hi)
+      out << (k ? ", " : "") << "{\"cell\": " << cell_text(d, i.cell, true)
+          << ", \"axis\": " << json_string(d.axes[i.axis].name) << ", \"lo\": " << json_number(i.lo)
+          << ", \"hi\": " << json_number(i.hi) << ", \"metric_lo\": " << json_number(i.metric_lo)
+          << ", \"metric_hi\": " << json_number(i.metric_hi)
           << ", \"resolved\": " << (analysis::refinable(d.rule, i) ? "false" : "true") << "}";
     }
     out << "]}";

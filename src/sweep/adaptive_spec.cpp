@@ -17,7 +17,8 @@ int line_of(const toml::node& node) { return static_cast<int>(node.source().begi
 
 double positive(const toml::node& node, const std::string& where, const Errors& errors) {
   const std::optional<double> v = node.value<double>();
-  if (!v || !std::isfinite(*v) || *v <= 0) errors.fail(line_of(node), where, "expected a number > 0 (in the axis' units)");
+  if (!v || !std::isfinite(*v) || *v <= 0)
+    errors.fail(line_of(node), where, "expected a number > 0 (in the axis' units)");
   return *v;
 }
 
@@ -26,9 +27,11 @@ void min_step_key(AdaptiveDesign& a, const toml::node& node, const Errors& error
   a.min_step_line = line_of(node);
   if (const auto* t = node.as_table()) {
     for (auto&& [key, value] : *t) {
-      a.min_steps.emplace_back(std::string(key.str()), positive(value, "[design] min_step." + std::string(key.str()), errors));
+      a.min_steps.emplace_back(std::string(key.str()),
+                               positive(value, "[design] min_step." + std::string(key.str()), errors));
     }
-    if (a.min_steps.empty()) errors.fail(a.min_step_line, "[design] min_step", "expected a number > 0 or a table { axis = step }");
+    if (a.min_steps.empty())
+      errors.fail(a.min_step_line, "[design] min_step", "expected a number > 0 or a table { axis = step }");
     return;
   }
   a.min_step = positive(node, "[design] min_step", errors);
@@ -37,7 +40,8 @@ void min_step_key(AdaptiveDesign& a, const toml::node& node, const Errors& error
 void refine_axes_key(AdaptiveDesign& a, const toml::node& node, const Errors& errors) {
   a.refine_axes_line = line_of(node);
   const auto* list = node.as_array();
-  if (list == nullptr || list->empty()) errors.fail(a.refine_axes_line, "[design] refine_axes", "expected a list of axis names");
+  if (list == nullptr || list->empty())
+    errors.fail(a.refine_axes_line, "[design] refine_axes", "expected a list of axis names");
   for (const toml::node& name : *list) {
     if (!name.is_string()) errors.fail(a.refine_axes_line, "[design] refine_axes", "expected a list of axis names");
     a.refine_axes.push_back(name.as_string()->get());
@@ -58,11 +62,13 @@ void adaptive_key(AdaptiveDesign& a, const std::string& name, const toml::node& 
     a.rule.threshold = *v;
   } else if (name == "refine_change") {
     const std::optional<std::string> v = node.value<std::string>();
-    if (!v || (*v != "absolute" && *v != "relative")) errors.fail(line_of(node), where, "expected \"absolute\" or \"relative\"");
+    if (!v || (*v != "absolute" && *v != "relative"))
+      errors.fail(line_of(node), where, "expected \"absolute\" or \"relative\"");
     a.rule.change = *v == "relative" ? analysis::ChangeScale::relative : analysis::ChangeScale::absolute;
   } else if (name == "refine_splits") {
     const auto* v = node.as_integer();
-    if (v == nullptr || v->get() < 2 || v->get() > 64) errors.fail(line_of(node), where, "expected an integer from 2 to 64");
+    if (v == nullptr || v->get() < 2 || v->get() > 64)
+      errors.fail(line_of(node), where, "expected an integer from 2 to 64");
     a.rule.splits = static_cast<int>(v->get());
   } else if (name == "max_points") {
     const auto* v = node.as_integer();
@@ -99,21 +105,26 @@ void choose_refined(AdaptiveDesign& a, const ParamCatalog& catalog, int line, co
   for (const std::string& name : a.refine_axes) {
     const auto it = std::find(names.begin(), names.end(), name);
     if (it == names.end()) {
-      errors.fail(a.refine_axes_line, "[design] refine_axes", "'" + name + "' is not an axis (axes: " + join(names) + ")");
+      errors.fail(a.refine_axes_line, "[design] refine_axes",
+                  "'" + name + "' is not an axis (axes: " + join(names) + ")");
     }
     if (!numeric_axis(a.axes[std::size_t(it - names.begin())], catalog)) {
       errors.fail(a.refine_axes_line, "[design] refine_axes",
-                  "axis '" + name + "' is categorical (a zip group, or not a number): an adaptive design refines numeric axes and keeps the others whole");
+                  "axis '" + name +
+                      "' is categorical (a zip group, or not a number): an adaptive design refines numeric axes and "
+                      "keeps the others whole");
     }
   }
   for (const Axis& axis : a.axes) {
     const bool named = std::find(a.refine_axes.begin(), a.refine_axes.end(), axis.name) != a.refine_axes.end();
     a.rule.refined.push_back(a.refine_axes.empty() ? numeric_axis(axis, catalog) : named);
-    a.rule.integer.push_back(a.rule.refined.back() && catalog.at(catalog.index_of(axis.name)).type == ParamType::integer);
+    a.rule.integer.push_back(a.rule.refined.back() &&
+                             catalog.at(catalog.index_of(axis.name)).type == ParamType::integer);
   }
   if (std::none_of(a.rule.refined.begin(), a.rule.refined.end(), [](bool r) { return r; })) {
-    errors.fail(line, "[design]", "kind = \"adaptive\" needs a numeric axis to refine ([axes] lists " +
-                                      (names.empty() ? std::string("none") : join(names)) + ")");
+    errors.fail(line, "[design]",
+                "kind = \"adaptive\" needs a numeric axis to refine ([axes] lists " +
+                    (names.empty() ? std::string("none") : join(names)) + ")");
   }
 }
 
@@ -140,7 +151,9 @@ std::vector<double> first_values(const Axis& axis, bool refined) {
   std::vector<double> out;
   for (std::size_t i = 0; i < axis.size(); ++i) {
     const ParamValue& v = axis.values.front()[i];
-    out.push_back(!refined ? double(i) : std::holds_alternative<double>(v) ? std::get<double>(v) : double(std::get<std::int64_t>(v)));
+    out.push_back(!refined                            ? double(i)
+                  : std::holds_alternative<double>(v) ? std::get<double>(v)
+                                                      : double(std::get<std::int64_t>(v)));
   }
   if (refined) {
     std::vector<double> sorted = out;
@@ -172,13 +185,14 @@ void adaptive_design(SweepSpec& spec, const ParamCatalog& catalog, const Errors&
   std::vector<std::vector<double>> values;
   for (std::size_t i = 0; i < a.axes.size(); ++i) {
     values.push_back(first_values(a.axes[i], a.rule.refined[i]));
-    if (values.back().empty()) errors.fail(a.axes[i].line, "[axes] " + a.axes[i].name, "a refined axis' values must differ from one another");
+    if (values.back().empty())
+      errors.fail(a.axes[i].line, "[axes] " + a.axes[i].name, "a refined axis' values must differ from one another");
   }
   analysis::AdaptivePoints first = analysis::first_round(values);
   if (a.rule.max_points < first.size()) {
     errors.fail(a.max_points_line, "[design] max_points",
-                std::to_string(a.rule.max_points) + " is smaller than the first round (" + std::to_string(first.size()) +
-                    " points: the product of the axes' values)");
+                std::to_string(a.rule.max_points) + " is smaller than the first round (" +
+                    std::to_string(first.size()) + " points: the product of the axes' values)");
   }
   adopt_points(spec, std::move(first));
   check_metric(spec, catalog, errors);
@@ -189,7 +203,9 @@ std::vector<std::string> adaptive_differences(const AdaptiveDesign& was, const A
   auto differ = [&](const std::string& key, const std::string& a, const std::string& b) {
     if (a != b) out.push_back("[design] " + key + ": " + b + ", was " + a);
   };
-  auto threshold = [](const analysis::RefineRule& r) { return r.threshold ? format_number(*r.threshold) : std::string("none"); };
+  auto threshold = [](const analysis::RefineRule& r) {
+    return r.threshold ? format_number(*r.threshold) : std::string("none");
+  };
   auto steps = [](const AdaptiveDesign& a) {
     std::vector<std::string> s;
     for (std::size_t i = 0; i < a.axes.size(); ++i) {
@@ -221,9 +237,12 @@ void adopt_points(SweepSpec& spec, analysis::AdaptivePoints points) {
       column.reserve(a.points.size());
       for (std::size_t p = 0; p < a.points.size(); ++p) {
         const double x = a.points.at(p, i);
-        if (!a.rule.refined[i]) column.push_back(axis.values[k][static_cast<std::size_t>(x)]);
-        else if (a.rule.integer[i]) column.emplace_back(static_cast<std::int64_t>(std::llround(x)));
-        else column.emplace_back(x);
+        if (!a.rule.refined[i])
+          column.push_back(axis.values[k][static_cast<std::size_t>(x)]);
+        else if (a.rule.integer[i])
+          column.emplace_back(static_cast<std::int64_t>(std::llround(x)));
+        else
+          column.emplace_back(x);
       }
       sample.values.push_back(std::move(column));
     }

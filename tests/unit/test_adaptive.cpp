@@ -52,7 +52,8 @@ TEST(Adaptive, ThresholdOfAStepIsLocatedToMinStepInLogarithmicallyManyPoints) {
   const std::vector<std::vector<double>> axes = {linspace(20, 35, 7)};  // 2.5 apart
   AdaptivePoints points = first_round(axes);
   const double step = 27.137;
-  const auto m = run_rounds(rule, points, [&](const AdaptivePoints& p, std::size_t i) { return p.at(i, 0) < step ? 1.0 : 0.0; });
+  const auto m =
+      run_rounds(rule, points, [&](const AdaptivePoints& p, std::size_t i) { return p.at(i, 0) < step ? 1.0 : 0.0; });
   const auto crossing = scoring(rule, points, m);
   ASSERT_EQ(crossing.size(), 1u);
   EXPECT_LE(crossing[0].lo, step);
@@ -68,7 +69,8 @@ TEST(Adaptive, SplitsCutEachCrossingIntoSeveralPartsPerRound) {
   rule.threshold = 0.5;
   rule.splits = 4;
   AdaptivePoints points = first_round(std::vector<std::vector<double>>{linspace(20, 35, 7)});
-  const auto m = run_rounds(rule, points, [](const AdaptivePoints& p, std::size_t i) { return p.at(i, 0) < 27.137 ? 1.0 : 0.0; });
+  const auto m =
+      run_rounds(rule, points, [](const AdaptivePoints& p, std::size_t i) { return p.at(i, 0) < 27.137 ? 1.0 : 0.0; });
   const auto crossing = scoring(rule, points, m);
   ASSERT_EQ(crossing.size(), 1u);
   EXPECT_LE(crossing[0].hi - crossing[0].lo, 0.1 + 1e-12);
@@ -81,7 +83,8 @@ TEST(Adaptive, AFailedPointIsASideOfItsOwn) {
   RefineRule rule = one_axis(0.01, 1000);
   rule.threshold = 1e9;  // no value crosses it: only the flip to failure (NaN) does
   AdaptivePoints points = first_round(std::vector<std::vector<double>>{linspace(0, 1, 5)});
-  const auto m = run_rounds(rule, points, [](const AdaptivePoints& p, std::size_t i) { return p.at(i, 0) < 0.3 ? 1.0 : NAN; });
+  const auto m =
+      run_rounds(rule, points, [](const AdaptivePoints& p, std::size_t i) { return p.at(i, 0) < 0.3 ? 1.0 : NAN; });
   const auto crossing = scoring(rule, points, m);
   ASSERT_EQ(crossing.size(), 1u);
   EXPECT_LE(crossing[0].lo, 0.3);
@@ -121,8 +124,10 @@ TEST(Adaptive, RelativeChangeFindsTheKneeOfAnExplodingMetric) {
   // away from it.
   double last_zero = -1, first_positive = 99;
   for (std::size_t p = 0; p < points.size(); ++p) {
-    if (m[p] == 0) last_zero = std::max(last_zero, points.at(p, 0));
-    else first_positive = std::min(first_positive, points.at(p, 0));
+    if (m[p] == 0)
+      last_zero = std::max(last_zero, points.at(p, 0));
+    else
+      first_positive = std::min(first_positive, points.at(p, 0));
   }
   EXPECT_LE(last_zero, knee);
   EXPECT_GT(first_positive, knee);
@@ -152,7 +157,8 @@ TEST(Adaptive, EachCellStaysAProductAndTheBudgetIsNeverExceeded) {
     ys[points.at(p, 0)].insert(points.at(p, 2));
     EXPECT_TRUE(pairs[points.at(p, 0)].insert({points.at(p, 1), points.at(p, 2)}).second) << "point " << p << " twice";
   }
-  for (const double cell : {0.0, 1.0}) EXPECT_EQ(pairs[cell].size(), xs[cell].size() * ys[cell].size()) << "cell " << cell;
+  for (const double cell : {0.0, 1.0})
+    EXPECT_EQ(pairs[cell].size(), xs[cell].size() * ys[cell].size()) << "cell " << cell;
   EXPECT_EQ(pairs[1.0].size(), 9u);
   EXPECT_GT(pairs[0.0].size(), 9u);
   EXPECT_EQ(m.size(), points.size());
@@ -163,7 +169,8 @@ TEST(Adaptive, IntegerAxesTakeIntegerValuesAndStopAtNeighbours) {
   rule.integer = {true};
   rule.threshold = 0.5;
   AdaptivePoints points = first_round(std::vector<std::vector<double>>{{0, 64}});
-  const auto m = run_rounds(rule, points, [](const AdaptivePoints& p, std::size_t i) { return p.at(i, 0) >= 37 ? 1.0 : 0.0; });
+  const auto m =
+      run_rounds(rule, points, [](const AdaptivePoints& p, std::size_t i) { return p.at(i, 0) >= 37 ? 1.0 : 0.0; });
   const auto crossing = scoring(rule, points, m);
   ASSERT_EQ(crossing.size(), 1u);
   EXPECT_EQ(crossing[0].lo, 36);

@@ -41,8 +41,8 @@ struct RefineRule {
 /// The points of an adaptive design, in the order they were added (their `sample` index).
 struct AdaptivePoints {
   std::size_t axes = 0;
-  std::vector<double> x;             ///< x[p * axes + a]: the value on a refined axis, the index on a kept one
-  std::vector<std::int32_t> round;   ///< the round that added point p
+  std::vector<double> x;            ///< x[p * axes + a]: the value on a refined axis, the index on a kept one
+  std::vector<std::int32_t> round;  ///< the round that added point p
 
   std::size_t size() const { return round.size(); }
   double at(std::size_t p, std::size_t a) const { return x[p * axes + a]; }
@@ -58,13 +58,14 @@ struct Interval {
   std::vector<double> cell;  ///< the kept axes' indices, in axis order
   std::size_t axis = 0;
   double lo = 0, hi = 0;
-  double score = 0;          ///< as described above (0: nothing there)
+  double score = 0;                     ///< as described above (0: nothing there)
   double metric_lo = 0, metric_hi = 0;  ///< on the line that scored it (threshold: the first crossing line)
   bool operator<(const Interval& o) const;
 };
 
 /// Every interval of the current points, scored; `metric[p]` per point (NaN: no value).
-std::vector<Interval> score_intervals(const RefineRule& rule, const AdaptivePoints& points, std::span<const double> metric);
+std::vector<Interval> score_intervals(const RefineRule& rule, const AdaptivePoints& points,
+                                      std::span<const double> metric);
 
 /// Whether the interval may still be subdivided (wider than min_step; an integer inside it).
 bool refinable(const RefineRule& rule, const Interval& interval);
