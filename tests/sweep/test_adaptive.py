@@ -146,6 +146,35 @@ class AdaptiveDesign(unittest.TestCase):
         with xr.open_dataset(out, engine="netcdf4") as ds:
             np.testing.assert_array_equal(ds.avg_wait_s.values.reshape(-1), adaptive)
 
+    def test_per_point_streams_do_not_depend_on_the_round_that_added_a_point(self):
+        """random_streams = "per_point" keys an adaptive point's streams by its coordinates: a point
+        that one design adds in round 1 and another has in its first round gives the same values
+        (the random allocator draws differently per point, so a key by sample index would not)."""
+        with open(SPEC) as f:
+            text = f.read().replace('allocator = "random"', 'allocator = "random"\nrandom_streams = "per_point"')
+        middle = (0.325 + 0.55) / 2  # the first bisection of [0.325, 0.55] (the step is in it)
+        files = {}
+        for name, axis in (("late", "{ start = 0.1, stop = 1.0, num = 5 }"),
+                           ("early", f"[0.1, 0.325, {middle!r}, 0.55, 0.775, 1.0]")):
+            path = self.path(f"per-point-{name}.toml")
+            with open(path, "w") as f:
+                f.write(text.replace("{ start = 0.1, stop = 1.0, num = 5 }", axis))
+            files[name] = self.path(f"per-point-{name}.h5")
+            sweeplib.run(BINARY, ["run", path, "-o", files[name], "--quiet"], 2, cwd=ROOT, check_code=0)
+        values = {}
+        for name, path in files.items():
+            with xr.open_dataset(path, engine="netcdf4") as ds:
+                at = np.flatnonzero((ds.size_scale.values == middle) & (ds.gamma.values == 0.6)
+                                    & (ds.scheduler.values.astype(str) == "easy"))
+                self.assertEqual(len(at), 1)
+                # avg_comm_cost depends on the nodes the random allocator draws
+                values[name] = (int(ds["round"].values[at[0]]), int(at[0]), ds.avg_comm_cost.values[at[0]])
+        self.assertEqual(values["late"][0], 1)
+        self.assertEqual(values["early"][0], 0)
+        self.assertNotEqual(values["late"][1], values["early"][1])
+        self.assertNotEqual(values["late"][2][0], values["late"][2][1])  # the draws matter
+        np.testing.assert_array_equal(values["late"][2], values["early"][2])
+
     def resume(self, out, ranks):
         """Resumes `out` and checks the file; the points the journal holds are not computed again,
         later rounds' included (they are replayed from it)."""
