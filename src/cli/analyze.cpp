@@ -102,6 +102,10 @@ FileData load(const AnalyzeOptions& options) {
     throw InputError("analyze: the spec stored in " + options.file + " does not parse: " + e.what());
   }
   data.status = table.status;
+  if (data.spec.design.kind == DesignKind::adaptive) {  // (its points are read by analyze_adaptive)
+    for (const std::string& name : chosen_metrics(in_file, options)) data.metrics.push_back({name});
+    return data;
+  }
   if (data.status.size() != data.spec.point_count()) {
     throw InputError("analyze: " + options.file + " holds " + std::to_string(data.status.size()) +
                      " points where its spec has " + std::to_string(data.spec.point_count()));
@@ -306,7 +310,8 @@ std::string design_text(const SweepSpec& spec) {
       return "morris design, r = " + std::to_string(d.trajectories) + " trajectories, p = " + std::to_string(d.levels) +
              " levels, " + k;
     case DesignKind::lhs: return "lhs design, " + std::to_string(d.samples) + " samples, " + k;
-    case DesignKind::grid: break;
+    case DesignKind::grid:
+    case DesignKind::adaptive: break;
   }
   return "grid of " + std::to_string(spec.axes.size()) + " axes";
 }
@@ -401,8 +406,9 @@ constexpr const char* kUsage =
     "Sensitivity indices of a result file's metrics, by its design: Sobol first-order and total\n"
     "indices with bootstrap intervals (sobol), Morris mu*, mu, sigma (morris), rank correlations\n"
     "(lhs), each axis' share of the variance (grid). Failed points are counted and left out where\n"
-    "the estimator allows it.\n"
-    "Guide: docs/user-guide.md#analysis-and-plots-dcsweep-analyze-dcsweep-plot\n\n";
+    "the estimator allows it. An adaptive design: its rounds, and where the refine metric crosses\n"
+    "its threshold or changes most (--metric: those metrics' largest changes instead).\n"
+    "Guide: docs/user-guide.md#analysis-and-plots-dcsweep-analyze-dcsweep-plot, docs/adaptive.md\n\n";
 
 AnalyzeOptions parse_analyze_options(std::span<const std::string> args, std::ostream& out, bool& help) {
   po::options_description options("Options");
@@ -438,6 +444,13 @@ int analyze_command(std::span<const std::string> args, std::ostream& out) {
   AnalyzeOptions options = parse_analyze_options(args, out, help);
   if (help) return kExitOk;
   const FileData data = load(options);
+  if (data.spec.design.kind == DesignKind::adaptive) {
+    std::vector<std::string> names;
+    if (!options.metrics.empty()) {
+      for (const MetricSpec& m : data.metrics) names.push_back(m.name);
+    }
+    return analyze_adaptive(options.file, data.spec, data.status, names, options.json, out);
+  }
   options.bootstrap.seed = data.spec.design.sampled() ? data.spec.design.seed : data.spec.seed;
   std::vector<MetricAnalysis> all;
   switch (data.spec.design.kind) {
@@ -445,6 +458,7 @@ int analyze_command(std::span<const std::string> args, std::ostream& out) {
     case DesignKind::morris: all = morris(data, options); break;
     case DesignKind::lhs: all = lhs(data); break;
     case DesignKind::grid: all = grid(data); break;
+    case DesignKind::adaptive: break;
   }
   for (std::size_t m = 0; m < all.size(); ++m) all[m].noise = data.noise[m];
   if (options.bootstrap.resamples == 0) {  // no intervals: no empty columns for them

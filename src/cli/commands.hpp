@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dcsweep/core/params.hpp"
+#include "dcsweep/sweep/spec.hpp"
 
 namespace dcsweep::cli {
 
@@ -41,6 +42,9 @@ int run_command(std::span<const std::string> args, std::ostream& out, std::ostre
 int plan_command(std::span<const std::string> args, std::ostream& out);
 int thermal_command(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 int analyze_command(std::span<const std::string> args, std::ostream& out);
+/// `analyze` on an adaptive design's file (analyze_adaptive.cpp); `metrics` empty: the refine metric.
+int analyze_adaptive(const std::string& file, const SweepSpec& spec, const std::vector<std::int8_t>& status,
+                     std::vector<std::string> metrics, bool json, std::ostream& out);
 int plot_command(std::span<const std::string> args, std::ostream& out);
 int platform_command(std::span<const std::string> args, std::ostream& out, std::ostream& err);
 

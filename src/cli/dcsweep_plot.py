@@ -11,6 +11,9 @@ What it draws follows from the axes asked for:
                     against factor A, one dot per sample (--y B: dots over two factors, coloured)
     --x time        a series (/series/METRIC) over simulated time, one line per point left free
     --x factor      a bar chart of the sensitivity indices `dcsweep analyze` gives for METRIC
+On an adaptive design (issue 32) --x A draws METRIC against A, one line per combination of the
+other coordinates left free, each point coloured by the round that added it; --x A --y B a
+heatmap over the refined points (cells between neighbouring values), the points marked by round.
 Every other axis must be fixed with --select AXIS=VALUE, shown with --facet AXIS (one panel per
 value), or have one value. FILE's extension (.png, .svg, .pdf) chooses the format. Errors are one
 line on stderr, exit code 2.
@@ -281,6 +284,85 @@ def scatter(ds, data, args, fig, axes):
     ax.set_xlabel(label(ds, args.x))
 
 
+def sample_coordinates(ds):
+    """An adaptive design's coordinates along `sample` (its axes' parameters), without `round`."""
+    return [c for c in ds.coords if ds[c].dims == ("sample",) and c not in ("sample", "round")]
+
+
+def coordinate_values(data, name):
+    """A coordinate's values; text ones as str (after a selection xarray may hold 0-d arrays)."""
+    import numpy as np
+    values = data[name].values
+    return np.array([str(v) for v in values]) if values.dtype.kind == "O" else values
+
+
+def free_coordinates(ds, mean, used):
+    import numpy as np
+    return [c for c in sample_coordinates(ds) if c not in used and len(np.unique(coordinate_values(mean, c))) > 1]
+
+
+def round_colours(rounds, last, cmap="viridis"):
+    """Scatter arguments colouring points by round, on one scale from 0 to the last round."""
+    import matplotlib.colors
+    return {"c": rounds, "cmap": cmap, "norm": matplotlib.colors.Normalize(0, max(int(last), 1)),
+            "edgecolors": "black", "linewidths": 0.4, "zorder": 3}
+
+
+def refined(ds, data, args, fig, axes):
+    """An adaptive design: METRIC against a refined axis (lines), or over two (heatmap); each point
+    coloured by its round."""
+    mean = mean_over_replicates(data)
+    if args.y is not None:
+        return refined_heatmap(ds, mean, args, fig, axes[0])
+    import numpy as np
+    ax = axes[0]
+    others = free_coordinates(ds, mean, {args.x})
+    keys = list(zip(*[coordinate_values(mean, c) for c in others])) if others else [()] * mean.sizes["sample"]
+    groups = sorted(set(keys), key=str)
+    if len(groups) > 10:
+        fail(f"plot: {len(groups)} lines (one per value of {', '.join(others)}): fix some with --select "
+             f"{others[0]}=VALUE")
+    x, y, rounds = mean[args.x].values, mean.values, mean["round"].values
+    dots = None
+    for group in groups:
+        idx = np.array(sorted((i for i, k in enumerate(keys) if k == group), key=lambda i: x[i]))
+        name = ", ".join(f"{c}={fmt(v)}" for c, v in zip(others, group)) or None
+        ax.plot(x[idx], y[idx], "-", linewidth=1, label=name, zorder=2)
+        dots = ax.scatter(x[idx], y[idx], s=28, **round_colours(rounds[idx], rounds.max()))
+    fig.colorbar(dots, ax=ax, label="round")
+    ax.set_xlabel(label(ds, args.x))
+    ax.set_ylabel(label(ds, args.metric))
+    if others:
+        ax.legend()
+
+
+def cell_edges(values):
+    import numpy as np
+    if len(values) == 1:
+        return np.array([values[0] - 0.5, values[0] + 0.5])
+    middle = (values[1:] + values[:-1]) / 2
+    return np.concatenate([[2 * values[0] - middle[0]], middle, [2 * values[-1] - middle[-1]]])
+
+
+def refined_heatmap(ds, mean, args, fig, ax):
+    import numpy as np
+    others = free_coordinates(ds, mean, {args.x, args.y})
+    if others:
+        fail(f"plot: a heatmap has no room for '{others[0]}' ({', '.join(others)} left free): fix it with --select "
+             f"{others[0]}=VALUE")
+    x, y = mean[args.x].values.astype(float), mean[args.y].values.astype(float)
+    xs, ys = np.unique(x), np.unique(y)
+    grid = np.full((len(ys), len(xs)), np.nan)
+    grid[np.searchsorted(ys, y), np.searchsorted(xs, x)] = mean.values
+    mesh = ax.pcolormesh(cell_edges(xs), cell_edges(ys), grid, shading="flat")
+    fig.colorbar(mesh, ax=ax, label=label(ds, args.metric))
+    # (the rounds in other colours than the metric's cells)
+    dots = ax.scatter(x, y, s=14, **round_colours(mean["round"].values, mean["round"].values.max(), "autumn"))
+    fig.colorbar(dots, ax=ax, label="round")
+    ax.set_xlabel(label(ds, args.x))
+    ax.set_ylabel(label(ds, args.y))
+
+
 def series(ds, index, args, fig, axes):
     """`index`: the flat point numbers left by --select, over the file's dimensions."""
     import h5py
@@ -354,10 +436,18 @@ def index_bars(ds, data, args, fig, axes):
 
 def describe_kind(ds, args):
     sampled = "design_kind" in ds.attrs
+    adaptive = ds.attrs.get("design_kind") == "adaptive"
     if args.x == "factor":
+        if adaptive:
+            fail("plot: an adaptive design has no sensitivity indices; `dcsweep analyze` gives where its metric "
+                 "crosses or changes, --x AXIS shows its points")
         return "index"
     if args.x == "time":
         return "series"
+    if adaptive:
+        if args.facet is not None:
+            fail("plot: --facet is not available on an adaptive design; fix the other axes with --select")
+        return "refined"
     return ("scatter" if sampled else "heatmap" if args.y else "lines")
 
 
@@ -369,14 +459,15 @@ def check_request(ds, path, args, kind):
     elif args.metric not in metrics:
         fail(f"plot: {path} has no metric '{args.metric}'{closest(args.metric, metrics + series)}; metrics: "
              f"{', '.join(metrics)}" + (" (a series needs --x time)" if args.metric in series else ""))
-    if kind in ("heatmap", "lines", "scatter"):
+    if kind in ("heatmap", "lines", "scatter", "refined"):
         check_axis(ds, args.x, "--x")
     for flag, name in (("--y", args.y), ("--facet", args.facet)):
         if name is not None:
             check_axis(ds, name, flag)
 
 
-DRAWERS = {"heatmap": heatmap, "lines": lines, "scatter": scatter, "series": series, "index": index_bars}
+DRAWERS = {"heatmap": heatmap, "lines": lines, "scatter": scatter, "series": series, "index": index_bars,
+           "refined": refined}
 
 
 def picture_data(ds, args, kind):
@@ -389,7 +480,7 @@ def picture_data(ds, args, kind):
     if kind == "series":
         template = template.copy(data=np.arange(template.size).reshape(template.shape))
     data = apply_selects(ds, template, parse_selects(ds, args.select))
-    if kind != "series":
+    if kind not in ("series", "refined"):
         used = {ds[n].dims[0] for n in (args.x, args.y, args.facet) if n is not None} | {"replicate"}
         refuse_free(free_dims(data, used), 1 if kind == "lines" else 0, "heatmap" if kind == "heatmap" else "picture")
     return data
@@ -407,7 +498,7 @@ def headline(ds, args, kind):
     """The picture's title: the metric, what is fixed, how replicates are summarised."""
     parts = [s for s in args.select]
     replicates = ds.sizes.get("replicate", 1)
-    if replicates > 1 and kind in ("heatmap", "lines", "scatter") and not any(s.startswith("replicate=") for s in parts):
+    if replicates > 1 and kind in ("heatmap", "lines", "scatter", "refined") and not any(s.startswith("replicate=") for s in parts):
         parts.append(f"mean of {replicates} replicates" + (", range shaded" if kind == "lines" else ""))
     text = f"{args.metric}: {ds.attrs.get('name', '')}" if kind != "index" else f"sensitivity of {args.metric}: {ds.attrs.get('name', '')}"
     return text + (f" ({', '.join(parts)})" if parts else "")

@@ -34,8 +34,12 @@ std::string preview(const std::vector<ParamValue>& values) {
 }
 
 void print_axes(std::ostream& out, const SweepSpec& spec) {
-  out << "axes (row-major, replicate last):\n";
-  for (const Axis& axis : spec.axes) {
+  const bool adaptive = spec.design.kind == DesignKind::adaptive;
+  out << (adaptive ? "axes (their values are the first round; * refined):\n" : "axes (row-major, replicate last):\n");
+  const std::vector<Axis>& axes = adaptive ? spec.design.adaptive.axes : spec.axes;
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    const Axis& axis = axes[a];
+    if (adaptive) out << (spec.design.adaptive.rule.refined[a] ? "* " : "  ");
     out << "  " << std::left << std::setw(20) << axis.name << std::right << std::setw(8) << axis.size() << "  ";
     for (std::size_t k = 0; k < axis.params.size(); ++k) {
       if (axis.params.size() > 1) out << (k ? ", " : "") << axis.params[k] << "=";
@@ -59,7 +63,8 @@ std::string design_size(const Design& d) {
     case DesignKind::morris:
       return "elementary effects, r = " + std::to_string(d.trajectories) + " trajectories x (" + k + " + 1) = " +
              rows + ", p = " + std::to_string(d.levels) + " levels";
-    case DesignKind::grid: break;
+    case DesignKind::grid:
+    case DesignKind::adaptive: break;
   }
   return rows;
 }
@@ -70,6 +75,21 @@ void print_design(std::ostream& out, const SweepSpec& spec) {
   out << "factors (the sample dimension's coordinates):\n";
   for (const Factor& f : d.factors) out << "  " << std::left << std::setw(26) << f.name << f.text() << "\n";
   out << "  " << std::left << std::setw(26) << "replicate" << spec.replicates << "\n";
+}
+
+/// What an adaptive design refines, and how far it may go.
+void print_adaptive(std::ostream& out, const SweepSpec& spec) {
+  const AdaptiveDesign& a = spec.design.adaptive;
+  out << "design: adaptive, refining " << a.metric;
+  if (a.rule.threshold) out << " where it crosses " << format_number(*a.rule.threshold);
+  else out << " where its " << (a.rule.change == analysis::ChangeScale::relative ? "relative" : "absolute") << " change is largest";
+  out << "; first round " << a.points.size() << " points, at most " << a.rule.max_points << " in all; min_step ";
+  std::vector<std::string> steps;
+  for (std::size_t i = 0; i < a.axes.size(); ++i) {
+    if (a.rule.refined[i]) steps.push_back(a.axes[i].name + " " + format_number(a.rule.min_step[i]));
+  }
+  out << join(steps) << "; intervals cut in " << a.rule.splits << " per round\n";
+  print_axes(out, spec);
 }
 
 std::string bytes_text(double bytes) {
@@ -99,8 +119,9 @@ int validate_command(std::span<const std::string> args, std::ostream& out) {
   out << "spec: " << spec.path;
   if (!spec.name.empty()) out << " (" << spec.name << ")";
   out << ", seed " << spec.seed << "\n";
-  spec.design.sampled() ? print_design(out, spec) : print_axes(out, spec);
-  out << "points: " << grid.size() << "\n"
+  if (spec.design.kind == DesignKind::adaptive) print_adaptive(out, spec);
+  else spec.design.sampled() ? print_design(out, spec) : print_axes(out, spec);
+  out << "points: " << grid.size() << (spec.design.kind == DesignKind::adaptive ? " in the first round (estimates below are for it)" : "") << "\n"
       << "estimated cost: " << format_number(std::round(total * 100) / 100) << " core-seconds (longest point "
       << format_number(std::round(longest * 1000) / 1000) << " s, room builds included), plus reading each trace "
       << "once per rank\n";

@@ -226,7 +226,7 @@ class RatebasedCosts {
   explicit RatebasedCosts(const CostModel& model) : model_(model) {}
 
   double of(const ParamSet& p, const Grid& grid, std::uint64_t i) {
-    const StreamKey key = point_stream_key(p, i, grid.replicate(i));
+    const StreamKey key = point_stream_key(p, grid.stream_point(i), grid.replicate(i));
     const RatebasedShape s = ratebased_shape(p, key, cache_);
     const double genes = double(s.cores) * double(s.tasks), zones = double(s.zones);
     const std::string& technique = p.text("ratebased_technique");
@@ -284,7 +284,7 @@ std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, 
     Built& built = it->second;
     if (built.order % parts != part) continue;
     if (added) {
-      const Scenario s = make_scenario(p, i, grid.replicate(i), loader);
+      const Scenario s = make_scenario(p, grid.stream_point(i), grid.replicate(i), loader);
       built.cost = workload_cost(s, model);
       built.shape = workload_shape(s);
       built.missing = missing_requests(s.workload);
@@ -311,7 +311,7 @@ OutputEstimate estimate_output(const Grid& grid, const TraceLoader& loader, std:
     }
     auto [it, added] = span_of.try_emplace(workload_key(p), 0.0);
     if (added) {
-      const Scenario s = make_scenario(p, i, grid.replicate(i), loader);
+      const Scenario s = make_scenario(p, grid.stream_point(i), grid.replicate(i), loader);
       double first = INFINITY, last = 0;
       for (const Job& j : s.workload.jobs) {
         first = std::min(first, j.submit_s);

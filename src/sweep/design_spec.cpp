@@ -16,6 +16,7 @@ std::string_view design_name(DesignKind kind) {
     case DesignKind::lhs: return "lhs";
     case DesignKind::sobol: return "sobol";
     case DesignKind::morris: return "morris";
+    case DesignKind::adaptive: return "adaptive";
   }
   return "grid";
 }
@@ -27,6 +28,7 @@ std::uint64_t Design::rows() const {
     case DesignKind::lhs: return static_cast<std::uint64_t>(samples);
     case DesignKind::sobol: return analysis::saltelli_rows(static_cast<std::size_t>(base_samples), k, second_order);
     case DesignKind::morris: return analysis::morris_rows(static_cast<std::size_t>(trajectories), k);
+    case DesignKind::adaptive: return adaptive.points.size();
   }
   return 0;
 }
@@ -72,6 +74,8 @@ std::vector<std::string> keys_of(DesignKind kind) {
     case DesignKind::lhs: return {"kind", "samples", "seed"};
     case DesignKind::sobol: return {"kind", "base_samples", "second_order", "seed"};
     case DesignKind::morris: return {"kind", "trajectories", "levels", "seed"};
+    case DesignKind::adaptive:
+      return {"kind", "refine_metric", "refine_threshold", "refine_change", "refine_axes", "refine_splits", "min_step", "max_points"};
   }
   return {};
 }
@@ -79,13 +83,13 @@ std::vector<std::string> keys_of(DesignKind kind) {
 DesignKind kind_of(const toml::table& t, const Errors& errors) {
   const toml::node* node = t.get("kind");
   if (node == nullptr) return DesignKind::grid;
-  const std::vector<std::string> kinds = {"grid", "lhs", "sobol", "morris"};
+  const std::vector<std::string> kinds = {"grid", "lhs", "sobol", "morris", "adaptive"};
   if (const auto* text = node->as_string()) {
     for (std::size_t k = 0; k < kinds.size(); ++k) {
       if (text->get() == kinds[k]) return static_cast<DesignKind>(k);
     }
   }
-  errors.fail(line_of(*node), "[design] kind", "expected one of \"grid\", \"lhs\", \"sobol\", \"morris\"");
+  errors.fail(line_of(*node), "[design] kind", "expected one of \"grid\", \"lhs\", \"sobol\", \"morris\", \"adaptive\"");
 }
 
 std::int64_t integer(const toml::node& node, std::int64_t least, std::int64_t most, const std::string& where,
@@ -119,7 +123,9 @@ namespace {
 
 /// A key that kind `kind` does not take: another kind's (say whose), or a typo (the closest).
 [[noreturn]] void refuse_key(const std::string& name, int line, DesignKind kind, const Errors& errors) {
-  const std::vector<std::string> all = {"kind", "samples", "base_samples", "second_order", "trajectories", "levels", "seed"};
+  const std::vector<std::string> all = {"kind", "samples", "base_samples", "second_order", "trajectories", "levels", "seed",
+                                        "refine_metric", "refine_threshold", "refine_change", "refine_axes", "refine_splits",
+                                        "min_step", "max_points"};
   std::string what = "'" + name + "' is not a key of kind = " + quoted(design_name(kind)) + " (its keys: " +
                      join(keys_of(kind)) + ")";
   if (std::find(all.begin(), all.end(), name) == all.end()) {
@@ -149,6 +155,21 @@ void set_key(Design& d, const std::string& name, const toml::node& node, const E
   }
 }
 
+/// What an adaptive design cannot do without: the metric, the resolution and the budget.
+void require_adaptive(const toml::table& t, const Design& d, const Errors& errors) {
+  const std::vector<std::pair<const char*, const char*>> needed = {
+      {"refine_metric", "the metric whose change or threshold crossing the rounds refine"},
+      {"min_step", "the finest spacing, in the axes' units: one number, or { axis = step, ... }"},
+      {"max_points", "the budget of points in all rounds together"}};
+  for (const auto& [key, what] : needed) {
+    if (!t.contains(key)) errors.fail(d.line, "[design]", std::string("kind = \"adaptive\" needs '") + key + "' (" + what + ")");
+  }
+  if (d.adaptive.rule.threshold && t.contains("refine_change")) {
+    errors.fail(line_of(*t.get("refine_change")), "[design] refine_change",
+                "applies where the rounds refine where the metric changes most; with refine_threshold they refine where it crosses the threshold");
+  }
+}
+
 }  // namespace
 
 Design parse_design(const toml::table& t, std::uint64_t seed, const Errors& errors) {
@@ -162,8 +183,10 @@ Design parse_design(const toml::table& t, std::uint64_t seed, const Errors& erro
     if (std::find(keys.begin(), keys.end(), name) == keys.end()) {
       refuse_key(name, static_cast<int>(key.source().begin.line), d.kind, errors);
     }
-    set_key(d, name, node, errors);
+    if (d.kind == DesignKind::adaptive) adaptive_key(d.adaptive, name, node, errors);
+    else set_key(d, name, node, errors);
   }
+  if (d.kind == DesignKind::adaptive) require_adaptive(t, d, errors);
   if (d.kind == DesignKind::lhs) require(t.contains("samples"), d, "samples", errors);
   if (d.kind == DesignKind::sobol) require(t.contains("base_samples"), d, "base_samples", errors);
   if (d.kind == DesignKind::morris) require(t.contains("trajectories"), d, "trajectories", errors);
@@ -284,7 +307,8 @@ analysis::UnitDesign generate(const Design& d) {
       return analysis::saltelli(static_cast<std::size_t>(d.base_samples), k, d.second_order, d.seed);
     case DesignKind::morris:
       return analysis::morris(static_cast<std::size_t>(d.trajectories), k, static_cast<int>(d.levels), d.seed);
-    case DesignKind::grid: break;
+    case DesignKind::grid:
+    case DesignKind::adaptive: break;
   }
   return {};
 }
@@ -293,6 +317,7 @@ analysis::UnitDesign generate(const Design& d) {
 
 void sample_design(SweepSpec& spec, const ParamCatalog& catalog, const Errors& errors) {
   Design& d = spec.design;
+  if (d.kind == DesignKind::adaptive) adaptive_design(spec, catalog, errors);
   if (!d.sampled()) return;
   const std::string kind = quoted(design_name(d.kind));
   if (d.factors.empty()) errors.fail(d.line, "[design]", "kind = " + kind + " needs factors: list them in [axes] ({ min, max } or a list of levels)");
@@ -320,7 +345,7 @@ void sample_design(SweepSpec& spec, const ParamCatalog& catalog, const Errors& e
 
 std::vector<std::string> design_differences(const Design& was, const Design& now) {
   std::vector<std::string> out;
-  if (!was.sampled() && !now.sampled()) return out;  // (a grid's [design] holds nothing else)
+  if (!was.along_sample() && !now.along_sample()) return out;  // (a grid's [design] holds nothing else)
   auto differ = [&](const std::string& key, const std::string& a, const std::string& b) {
     if (a != b) out.push_back("[design] " + key + ": " + b + ", was " + a);
   };
@@ -331,6 +356,11 @@ std::vector<std::string> design_differences(const Design& was, const Design& now
   differ("trajectories", std::to_string(was.trajectories), std::to_string(now.trajectories));
   differ("levels", std::to_string(was.levels), std::to_string(now.levels));
   differ("seed", std::to_string(was.seed), std::to_string(now.seed));
+  if (was.kind == DesignKind::adaptive && now.kind == DesignKind::adaptive) {
+    const std::vector<std::string> adaptive = adaptive_differences(was.adaptive, now.adaptive);
+    out.insert(out.end(), adaptive.begin(), adaptive.end());
+    return out;  // (its axes are compared as a grid's)
+  }
   std::vector<std::string> was_names, now_names;
   for (const Factor& f : was.factors) was_names.push_back(f.name);
   for (const Factor& f : now.factors) now_names.push_back(f.name);

@@ -28,6 +28,12 @@ Factor continuous_factor(const ParamSpec& spec, const toml::table& table, int li
 /// `sample` axis. Nothing to do for a grid.
 void sample_design(SweepSpec& spec, const ParamCatalog& catalog, const Errors& errors);
 
+/// kind = "adaptive" (adaptive_spec.cpp): one of its keys into `a`; then, once the axes are
+/// parsed, the checks that need them and the first round as the `sample` axis.
+void adaptive_key(AdaptiveDesign& a, const std::string& name, const toml::node& node, const Errors& errors);
+void adaptive_design(SweepSpec& spec, const ParamCatalog& catalog, const Errors& errors);
+std::vector<std::string> adaptive_differences(const AdaptiveDesign& was, const AdaptiveDesign& now);
+
 /// What differs between two designs, one line each (spec_differences).
 std::vector<std::string> design_differences(const Design& was, const Design& now);
 

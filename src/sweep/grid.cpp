@@ -1,5 +1,7 @@
 #include "dcsweep/sweep/grid.hpp"
 
+#include <bit>
+
 namespace dcsweep {
 
 Grid::Grid(const SweepSpec& spec, const ParamCatalog& catalog) : spec_(&spec), base_(catalog) {
@@ -17,6 +19,19 @@ std::vector<std::uint64_t> Grid::coordinates(std::uint64_t flat) const {
     flat /= shape_[d];
   }
   return out;
+}
+
+std::uint64_t Grid::stream_point(std::uint64_t flat) const {
+  if (spec_->design.kind != DesignKind::adaptive) return flat;
+  const analysis::AdaptivePoints& points = spec_->design.adaptive.points;
+  const std::uint64_t sample = flat / shape_.back();
+  std::uint64_t h = 14695981039346656037ULL;  // FNV-1a over the coordinates' bytes, then the replicate
+  auto mix = [&h](std::uint64_t word) {
+    for (int b = 0; b < 8; ++b) h = (h ^ ((word >> (8 * b)) & 0xff)) * 1099511628211ULL;
+  };
+  for (std::size_t a = 0; a < points.axes; ++a) mix(std::bit_cast<std::uint64_t>(points.at(sample, a)));
+  mix(replicate(flat));
+  return h;
 }
 
 ParamSet Grid::params(std::uint64_t flat) const {

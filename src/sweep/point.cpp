@@ -84,7 +84,7 @@ void write_point_events(const std::string& dir, std::uint64_t flat, const JobEve
 
 Report simulation_report(const Grid& grid, std::uint64_t flat, const ParamSet& params, const TraceLoader& loader,
                          const HeatProvider& heat, const WallLimit& limit) {
-  const Scenario s = make_scenario(params, flat, grid.replicate(flat), loader);
+  const Scenario s = make_scenario(params, grid.stream_point(flat), grid.replicate(flat), loader);
   const std::string& events_dir = grid.spec().job_events_dir;
   if (events_dir.empty()) return run_simulation(s, heat, false, {}, limit).report;
   const auto power = make_node_power(params, s.platform, s.key);
@@ -101,7 +101,7 @@ Report point_report(const Grid& grid, std::uint64_t flat, const TraceLoader& loa
   const ParamSet params = grid.params(flat);
   if (!is_ratebased(params)) return simulation_report(grid, flat, params, loader, heat, limit);
   RatebasedCache own;
-  const StreamKey key = point_stream_key(params, flat, grid.replicate(flat));
+  const StreamKey key = point_stream_key(params, grid.stream_point(flat), grid.replicate(flat));
   Report report = solve_ratebased_epoch(params, key, heat, rate ? *rate : own).report;
   // A rate-based epoch is one solve, limited by its own settings (ga_time_limit_s, nlp_time_limit_s):
   // the point's limit is held against it when it ends.

@@ -30,7 +30,8 @@ ReadCheck::ReadCheck(const SweepSpec& spec, const ParamCatalog& catalog) : path_
     explicit_.push_back({p, std::move(where)});
   };
   for (const auto& [name, value] : spec.base) add(name, " [base] " + name);
-  for (const Axis& axis : spec.axes) {
+  // (An adaptive design's points lie along `sample`; its parameters are named by the axes given.)
+  for (const Axis& axis : spec.design.kind == DesignKind::adaptive ? spec.design.adaptive.axes : spec.axes) {
     for (const std::string& name : axis.params) {
       add(name, std::to_string(axis.line) + (axis.name == name ? ": [axes] " : ": [[zip]] " + axis.name + " ") + name);
     }

@@ -216,9 +216,32 @@ std::string sample_help(const Design& d) {
       return d.second_order ? "sample of the Saltelli design: per base row A, AB_1..AB_k, BA_1..BA_k, B"
                             : "sample of the Saltelli design: per base row A, AB_1..AB_k, B";
     case DesignKind::morris: return "sample of the Morris design: trajectories of k + 1 points, one factor moving per step";
+    case DesignKind::adaptive: return "point of the adaptive design, in the order its rounds added them (coordinate round)";
     case DesignKind::grid: break;
   }
   return "sample";
+}
+
+/// A (sample x column) table of numbers, with the columns' names as a dimension scale of their own.
+struct TableColumns {
+  std::string scale, help;
+  std::vector<ParamValue> names;
+};
+struct TableValues {
+  std::string name, help;
+  const std::vector<double>& values;  ///< row-major
+};
+
+void sample_table(const Checker& check, hid_t file, hid_t sample_scale, const TableColumns& columns,
+                  const TableValues& table) {
+  const ParamSpec spec{.name = columns.scale, .type = ParamType::text, .help = columns.help};
+  Handle scale = coordinate(check, file, columns.scale, spec, columns.names);
+  check(H5DSset_scale(scale, columns.scale.c_str()), "make " + columns.scale + " a dimension scale");
+  const std::vector<hsize_t> dims{table.values.size() / std::max<std::size_t>(columns.names.size(), 1), columns.names.size()};
+  Handle ds = dataset<double>(check, file, table.name, H5T_IEEE_F64LE, dims, nullptr, H5T_NATIVE_DOUBLE);
+  if (!table.values.empty()) write_all(check, ds, H5T_NATIVE_DOUBLE, table.values.data(), table.name);
+  describe(check, ds, "", table.help);
+  attach(check, ds, {sample_scale, hid_t(scale)});
 }
 
 /// A sampled design's description: root attributes (kind, sizes, seed, factors), and its points in
@@ -237,14 +260,30 @@ void describe_design(const Checker& check, hid_t file, hid_t sample_scale, const
   number_attribute(check, file, "design_seed", H5T_STD_U64LE, H5T_NATIVE_UINT64, d.seed);
   std::vector<ParamValue> names;
   for (const Factor& f : d.factors) names.push_back(f.name);
-  const ParamSpec factor_spec{.name = "factor", .type = ParamType::text, .help = "the design's factors"};
-  Handle factor = coordinate(check, file, "factor", factor_spec, names);
-  check(H5DSset_scale(factor, "factor"), "make factor a dimension scale");
-  const std::vector<hsize_t> dims{d.unit.rows(), d.factors.size()};
-  Handle unit = dataset<double>(check, file, "unit_coordinates", H5T_IEEE_F64LE, dims, nullptr, H5T_NATIVE_DOUBLE);
-  if (!d.unit.u.empty()) write_all(check, unit, H5T_NATIVE_DOUBLE, d.unit.u.data(), "unit_coordinates");
-  describe(check, unit, "", "the sample's point in the unit cube, before each factor's distribution");
-  attach(check, unit, {sample_scale, hid_t(factor)});
+  sample_table(check, file, sample_scale, {"factor", "the design's factors", names},
+               {"unit_coordinates", "the sample's point in the unit cube, before each factor's distribution", d.unit.u});
+}
+
+/// An adaptive design's description: root attributes (metric, rule, budget, rounds), the round of
+/// each sample (a coordinate), and `adaptive_coordinates` over (sample, grid_axis): each point's
+/// value on a refined axis, its index on a kept one (what `analyze` reads).
+void describe_adaptive(const Checker& check, hid_t file, hid_t sample_scale, const Design& d) {
+  const AdaptiveDesign& a = d.adaptive;
+  text_attribute(check, file, "design_kind", std::string(design_name(d.kind)));
+  number_attribute(check, file, "design_samples", H5T_STD_U64LE, H5T_NATIVE_UINT64, std::uint64_t(a.points.size()));
+  number_attribute(check, file, "design_rounds", H5T_STD_I32LE, H5T_NATIVE_INT32, a.points.rounds());
+  text_attribute(check, file, "design_refine_metric", a.metric);
+  if (a.rule.threshold) number_attribute(check, file, "design_refine_threshold", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, *a.rule.threshold);
+  number_attribute(check, file, "design_max_points", H5T_STD_U64LE, H5T_NATIVE_UINT64, a.rule.max_points);
+  std::vector<ParamValue> names;
+  for (const Axis& axis : a.axes) names.push_back(axis.name);
+  sample_table(check, file, sample_scale, {"grid_axis", "the design's axes, as the spec gives them", names},
+               {"adaptive_coordinates", "the sample's value on each refined axis, its index on each axis kept whole",
+                a.points.x});
+  Handle round = dataset<std::int32_t>(check, file, "round", H5T_STD_I32LE, {a.points.size()}, nullptr, H5T_NATIVE_INT32);
+  if (!a.points.round.empty()) write_all(check, round, H5T_NATIVE_INT32, a.points.round.data(), "round");
+  describe(check, round, "", "the round that added the sample (0: the axes' values)");
+  attach(check, round, {sample_scale});
 }
 
 }  // namespace
@@ -284,7 +323,8 @@ void create_result_file(const std::string& path, const FileLayout& layout, const
     }
     const bool sampled = spec.design.sampled();  // (a sampled design's one axis, `sample`)
     owned.push_back(index_scale(check, file, axis.name, axis.size(),
-                                sampled ? sample_help(spec.design) : "position along the zip group of " + join(axis.params)));
+                                spec.design.along_sample() ? sample_help(spec.design)
+                                                           : "position along the zip group of " + join(axis.params)));
     const hid_t scale = owned.back();
     scales.push_back(scale);
     for (std::size_t k = 0; k < axis.params.size(); ++k) {
@@ -296,6 +336,10 @@ void create_result_file(const std::string& path, const FileLayout& layout, const
     }
   }
   if (spec.design.sampled()) describe_design(check, file, scales.front(), spec.design);
+  if (spec.design.kind == DesignKind::adaptive) {
+    describe_adaptive(check, file, scales.front(), spec.design);
+    auxiliary += " round";
+  }
   owned.push_back(index_scale(check, file, "replicate", static_cast<std::uint64_t>(spec.replicates),
                               "replicate of the point (its own random streams)"));
   scales.push_back(owned.back());

@@ -82,6 +82,7 @@ class SweepRun {
     if (verdict == kBadInput) return 2;
     if (verdict == kNothingToDo) return rank_ == 0 ? report_complete() : broadcast_exit(0);
     rank_ == 0 ? coordinate() : work();
+    while (next_round()) rank_ == 0 ? coordinate() : work();
     return write();
   }
 
@@ -104,6 +105,7 @@ class SweepRun {
     try {
       spec_ = parse_spec(spec_text, options_.spec_path, catalog_);
       grid_.emplace(spec_, catalog_);
+      shared_points_ = spec_.design.adaptive.points.size();
       layout_ = ResultLayout::of_grid(*grid_);
       loader_ = caching_trace_loader();
       heat_ = caching_heat_provider();
@@ -124,7 +126,94 @@ class SweepRun {
     }
     MPI_Bcast(&verdict, 1, MPI_INT, 0, comm_);
     if (verdict == kBadInput) return fail_setup(message);
+    if (verdict == kGo && adaptive()) share_points();  // (a resume has replayed its rounds on rank 0)
     return verdict;
+  }
+
+  // -- adaptive designs: rounds of the same engine --
+
+  bool adaptive() const { return spec_.design.kind == DesignKind::adaptive; }
+
+  /// Per sample, the refine metric's mean over the replicates that have a value (NaN: none has).
+  std::vector<double> refine_metric_values() const {
+    const auto& metrics = layout_.metrics;
+    const auto m = std::size_t(std::find_if(metrics.begin(), metrics.end(), [&](const MetricSpec& s) {
+                                 return s.name == spec_.design.adaptive.metric;
+                               }) - metrics.begin());
+    const auto replicates = static_cast<std::size_t>(spec_.replicates);
+    std::vector<double> out(results_.size() / replicates, NAN);
+    for (std::size_t s = 0; s < out.size(); ++s) {
+      double sum = 0;
+      int count = 0;
+      for (std::size_t r = s * replicates; r < (s + 1) * replicates; ++r) {
+        const double v = results_[r].status == PointStatus::ok ? results_[r].metrics[m] : NAN;
+        if (!std::isnan(v)) sum += v, ++count;
+      }
+      if (count > 0) out[s] = sum / count;
+    }
+    return out;
+  }
+
+  /// Rank 0's points go to every rank; the grid, the costs and the results follow them.
+  void share_points() {
+    analysis::AdaptivePoints points = spec_.design.adaptive.points;
+    std::uint64_t n = points.size();
+    MPI_Bcast(&n, 1, MPI_UINT64_T, 0, comm_);
+    points.x.resize(n * points.axes);
+    points.round.resize(n);
+    MPI_Bcast(points.x.data(), static_cast<int>(points.x.size()), MPI_DOUBLE, 0, comm_);
+    MPI_Bcast(points.round.data(), static_cast<int>(n), MPI_INT32_T, 0, comm_);
+    if (rank_ != 0) adopt_points(spec_, std::move(points));
+    if (n == shared_points_) return;  // (the same on every rank: each shared the same points before)
+    shared_points_ = n;
+    grid_.emplace(spec_, catalog_);
+    std::string message;
+    if (!estimate_costs_together(message)) {
+      if (rank_ == 0) abort_run(message);
+      return;
+    }
+    if (rank_ == 0) results_.resize(grid_->size());
+  }
+
+  /// After a round: rank 0 refines from the results, every rank takes the new points. False when
+  /// the design is finished.
+  bool next_round() {
+    if (!adaptive()) return false;
+    const std::size_t before = spec_.design.adaptive.points.size();
+    if (rank_ == 0) refine_design(spec_, refine_metric_values());
+    share_points();
+    const std::size_t added = spec_.design.adaptive.points.size() - before;
+    if (rank_ == 0 && !options_.quiet && added > 0) {
+      err_ << "dcsweep: round " << spec_.design.adaptive.points.rounds() - 1 << ": " << added
+           << " new points refine " << spec_.design.adaptive.metric << " (" << before + added << " in all)\n";
+    }
+    return added > 0;
+  }
+
+  /// Takes journaled (or kept) results of points that exist; an adaptive design's later rounds
+  /// are replayed from them: each round complete in `records` gives the next round's points,
+  /// the same as the run that recorded them. Records of points not (yet) there stay in `records`.
+  void absorb(std::vector<PointResult>& records) {
+    for (;;) {
+      std::vector<PointResult> later;
+      for (PointResult& r : records) {
+        if (r.flat >= results_.size()) {
+          later.push_back(std::move(r));
+          continue;
+        }
+        // A later record of a point replaces a failed one: it was computed again (--retry-failed).
+        if (results_[r.flat].status == PointStatus::ok) continue;
+        if (results_[r.flat].status == PointStatus::pending) resumed_ += 1;
+        results_[r.flat] = std::move(r);
+      }
+      records = std::move(later);
+      const bool complete = std::none_of(results_.begin(), results_.end(),
+                                         [](const PointResult& r) { return r.status == PointStatus::pending; });
+      if (!adaptive() || !complete || refine_design(spec_, refine_metric_values()) == 0) break;
+      grid_.emplace(spec_, catalog_);
+      results_.resize(grid_->size());
+      costs_.resize(grid_->size(), 0.0);  // (estimated again once every rank has the points)
+    }
   }
 
   /// The cost estimate, shared: each rank builds every size-th distinct workload (reading those
@@ -211,12 +300,7 @@ class SweepRun {
     }
     refuse_changes(was, "the run started");
     created_ = contents.header.created;
-    // A later record of a point replaces a failed one: it was computed again (--retry-failed).
-    for (PointResult& r : contents.results) {
-      if (r.flat >= results_.size() || results_[r.flat].status == PointStatus::ok) continue;
-      if (results_[r.flat].status == PointStatus::pending) resumed_ += 1;
-      results_[r.flat] = std::move(r);
-    }
+    absorb(contents.results);
     if (options_.retry_failed) forget_failed();
     journal_.emplace(Journal::reopen(journal, contents.valid_bytes));
     lay_out({});
@@ -251,8 +335,11 @@ class SweepRun {
   /// --retry-failed on a finished file: its points go into a new journal (so a kill now loses
   /// nothing), the failed ones are forgotten, and the run computes them.
   int reopen_complete(const std::string& output, const SweepSpec& was) {
-    results_ = read_point_results(output, layout_);
-    if (results_.size() != grid_->size()) throw InputError(output + ": holds " + std::to_string(results_.size()) + " points, its spec " + std::to_string(grid_->size()));
+    std::vector<PointResult> kept = read_point_results(output, layout_);
+    const std::size_t in_file = kept.size();
+    absorb(kept);  // (an adaptive design's rounds are replayed from them)
+    resumed_ = 0;
+    if (in_file != grid_->size()) throw InputError(output + ": holds " + std::to_string(in_file) + " points, its spec " + std::to_string(grid_->size()));
     created_ = utc_now();
     journal_.emplace(Journal::create(journal_path(output), {options_.spec_path, was.text, created_, grid_->size()}));
     journal_->append(results_);
@@ -473,6 +560,13 @@ class SweepRun {
     return failures > 0 ? 1 : 0;
   }
 
+  static std::string rounds_text(const analysis::AdaptivePoints& points) {
+    std::vector<std::string> per_round;
+    for (const std::size_t n : analysis::points_per_round(points)) per_round.push_back(std::to_string(n));
+    return std::to_string(points.rounds()) + (points.rounds() == 1 ? " round" : " rounds") + ", points per round " +
+           join(per_round);
+  }
+
   void summarize(double run_s, int failures) {
     double point_s = 0;
     for (const PointResult& r : results_) point_s += r.wall_s;
@@ -485,6 +579,7 @@ class SweepRun {
          << " s)\n  dims: ";
     for (const Axis& axis : spec_.axes) out_ << axis.name << "[" << axis.size() << "] x ";
     out_ << "replicate[" << spec_.replicates << "]\n";
+    if (adaptive()) out_ << "  adaptive design: " << rounds_text(spec_.design.adaptive.points) << "\n";
     out_ << "  " << std::left << std::setw(26) << "metric" << std::right << std::setw(14) << "min" << std::setw(14)
          << "mean" << std::setw(14) << "max" << "  units\n";
     for (std::size_t m = 0; m < layout_.metrics.size(); ++m) {
@@ -539,6 +634,7 @@ class SweepRun {
   std::string created_;
   std::uint64_t resumed_ = 0;
   int complete_failures_ = 0;
+  std::uint64_t shared_points_ = 0;  ///< adaptive: the points every rank has (setup: the first round)
 };
 
 }  // namespace

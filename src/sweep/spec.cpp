@@ -434,13 +434,17 @@ std::vector<std::string> spec_differences(const SweepSpec& was, const SweepSpec&
   const std::vector<std::string> design = design_spec::design_differences(was.design, now.design);
   out.insert(out.end(), design.begin(), design.end());
   if (!design.empty()) return out;  // (the samples differ then too: no need to list them)
+  // An adaptive design's axes are compared as the spec gives them (its first round).
+  const bool adaptive = now.design.kind == DesignKind::adaptive;
+  const std::vector<Axis>& was_grid = adaptive ? was.design.adaptive.axes : was.axes;
+  const std::vector<Axis>& now_grid = adaptive ? now.design.adaptive.axes : now.axes;
   std::vector<std::string> was_axes, now_axes;
-  for (const Axis& a : was.axes) was_axes.push_back(a.name);
-  for (const Axis& a : now.axes) now_axes.push_back(a.name);
+  for (const Axis& a : was_grid) was_axes.push_back(a.name);
+  for (const Axis& a : now_grid) now_axes.push_back(a.name);
   if (was_axes != now_axes) {
     out.push_back("axes: " + join(now_axes) + ", was " + join(was_axes));
   } else {
-    for (std::size_t d = 0; d < now.axes.size(); ++d) compare_axis(was.axes[d], now.axes[d], out);
+    for (std::size_t d = 0; d < now_grid.size(); ++d) compare_axis(was_grid[d], now_grid[d], out);
   }
   return out;
 }

@@ -229,7 +229,7 @@ TEST(DesignSpec, ErrorsNameLineAndKey) {
   EXPECT_EQ(error_of("[design]\nkind = \"lhs\"\nsampels = 3\n"),
             "s.toml:3: [design]: unknown key 'sampels' (did you mean 'samples'?)");
   EXPECT_EQ(error_of("[design]\nkind = \"latin\"\n"),
-            "s.toml:2: [design] kind: expected one of \"grid\", \"lhs\", \"sobol\", \"morris\"");
+            "s.toml:2: [design] kind: expected one of \"grid\", \"lhs\", \"sobol\", \"morris\", \"adaptive\"");
   EXPECT_EQ(error_of("[design]\nkind = \"sobol\"\n" + factor),
             "s.toml:1: [design]: kind = \"sobol\" needs 'base_samples' (N, the base samples: N (k + 2) points for k factors)");
   EXPECT_EQ(error_of("[design]\nkind = \"morris\"\ntrajectories = 4\nlevels = 5\n"),

@@ -19,6 +19,10 @@ class Grid {
   /// Position along each dimension of `flat` (the last is the replicate).
   std::vector<std::uint64_t> coordinates(std::uint64_t flat) const;
   std::uint64_t replicate(std::uint64_t flat) const { return flat % shape_.back(); }
+  /// The point number its random streams are keyed by under random_streams = "per_point": the
+  /// flat index, or for an adaptive design a hash of the sample's coordinates and the replicate,
+  /// so that a point's draws do not depend on the round that added it.
+  std::uint64_t stream_point(std::uint64_t flat) const;
   /// Base values overlaid with the point's axis values; `seed` is the spec's.
   ParamSet params(std::uint64_t flat) const;
 

@@ -4,11 +4,13 @@
 // replicates and the seed. Parsed and fully checked against the parameter catalog before
 // anything runs; every error names the file, the line and the key.
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "dcsweep/analysis/adaptive.hpp"
 #include "dcsweep/analysis/design.hpp"
 #include "dcsweep/analysis/distribution.hpp"
 #include "dcsweep/core/params.hpp"
@@ -44,8 +46,24 @@ struct Factor {
   bool operator==(const Factor&) const = default;
 };
 
-enum class DesignKind { grid, lhs, sobol, morris };
+enum class DesignKind { grid, lhs, sobol, morris, adaptive };
 std::string_view design_name(DesignKind kind);
+
+/// [design] kind = "adaptive" (analysis/adaptive.hpp): a grid whose numeric axes rounds refine
+/// where `metric` changes most or crosses `rule.threshold`.
+struct AdaptiveDesign {
+  std::string metric;                 ///< refine_metric
+  int metric_line = 0;
+  analysis::RefineRule rule;          ///< per grid axis
+  std::vector<Axis> axes;             ///< the grid's axes as the spec gives them: the first round
+  analysis::AdaptivePoints points;    ///< every point so far (the first round after parsing)
+  /// As written, checked once the axes are known: min_step (one number, or per axis) and refine_axes.
+  double min_step = 0;
+  std::vector<std::pair<std::string, double>> min_steps;
+  std::vector<std::string> refine_axes;
+  int min_step_line = 0, refine_axes_line = 0, max_points_line = 0;
+  bool has_min_step = false, has_max_points = false;
+};
 
 /// The [design] table: how the points are chosen. A grid (the default) is the Cartesian product of
 /// the axes; the other kinds sample the factors (analysis/design.hpp) and lay the points out along
@@ -60,9 +78,13 @@ struct Design {
   std::uint64_t seed = 0;          ///< [design] seed, else the spec's [sweep] seed
   std::vector<Factor> factors;     ///< in [axes] order
   analysis::UnitDesign unit;       ///< the design's points in the unit cube (rows x factors)
+  AdaptiveDesign adaptive;         ///< kind = adaptive
   int line = 0;
 
-  bool sampled() const { return kind != DesignKind::grid; }
+  /// A design that samples factors (lhs, sobol, morris).
+  bool sampled() const { return kind != DesignKind::grid && kind != DesignKind::adaptive; }
+  /// Whether the points lie along one `sample` dimension (every kind but grid).
+  bool along_sample() const { return kind != DesignKind::grid; }
   /// Rows of the design for its kind and sizes (0 for a grid).
   std::uint64_t rows() const;
 };
@@ -101,6 +123,13 @@ SweepSpec parse_spec(std::string_view text, const std::string& path, const Param
 SweepSpec read_spec(const std::string& path, const ParamCatalog& catalog);
 /// The text of a spec file; InputError "PATH: cannot open the spec".
 std::string read_spec_text(const std::string& path);
+
+/// Adaptive designs: adds the next round's points, refined from `metric` (one value per sample
+/// so far: the mean over its replicates, NaN without one), and lays them out along `sample`.
+/// Returns how many were added (0: the design is finished).
+std::size_t refine_design(SweepSpec& spec, std::span<const double> metric);
+/// Adaptive designs: takes `points` (a later state of the same design) as the sweep's points.
+void adopt_points(SweepSpec& spec, analysis::AdaptivePoints points);
 
 /// What differs between two specs in what they compute (comments and layout do not count), one
 /// readable line per difference; empty when they describe the same sweep.
