@@ -11,6 +11,7 @@
 #include "dcsweep/sched/scheduler.hpp"
 #include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/sim/metrics.hpp"
+#include "dcsweep/sim/ratebased.hpp"
 #include "dcsweep/sim/run.hpp"
 #include "dcsweep/sim/scenario.hpp"
 #include "dcsweep/sim/utilization.hpp"
@@ -64,6 +65,8 @@ int list_command(std::span<const std::string> args, std::ostream& out) {
   print_param(out, series_interval_param(), "  ");
   out << "\ndata-center physics parameters:\n";
   for (const ParamSpec& spec : datacenter_params()) print_param(out, spec, "  ");
+  out << "\nrate-based epoch parameters (model = ratebased, [P3]):\n";
+  for (const ParamSpec& spec : ratebased_params()) print_param(out, spec, "  ");
   out << "\nnode types (room_node_types):\n";
   for (const NodeType& t : node_type_catalog()) {
     out << "  " << std::left << std::setw(16) << t.name << " cores=" << t.cores << " airflow=" << t.airflow_m3s
@@ -77,10 +80,15 @@ int list_command(std::span<const std::string> args, std::ostream& out) {
     out << "\n";
   }
   out << "\nmetrics:\n";
-  for (const MetricSpec& m : simulation_metric_specs()) {
-    out << "  " << std::left << std::setw(28) << m.name << ' ' << std::setw(3) << (m.unit.empty() ? "-" : m.unit)
-        << ' ' << m.help << "\n";
-  }
+  auto print_metrics = [&](const std::vector<MetricSpec>& specs) {
+    for (const MetricSpec& m : specs) {
+      out << "  " << std::left << std::setw(28) << m.name << ' ' << std::setw(3) << (m.unit.empty() ? "-" : m.unit)
+          << ' ' << m.help << "\n";
+    }
+  };
+  print_metrics(simulation_metric_specs());
+  out << "\nrate-based epoch metrics (model = ratebased):\n";
+  print_metrics(ratebased_metric_specs());
   return kExitOk;
 }
 

@@ -4,6 +4,9 @@
 #include <sstream>
 
 #include "dcsweep/cli/cli.hpp"
+#include "dcsweep/sim/catalog.hpp"
+#include "dcsweep/sim/run.hpp"
+#include "dcsweep/sim/ratebased.hpp"
 #include "test_helpers.hpp"
 
 namespace dcsweep {
@@ -87,6 +90,13 @@ TEST(Cli, ListPrintsEveryFamilyMemberWithParameters) {
   for (const char* text : {"schedulers:", "  easy:", "  fcfs:", "allocators:", "  first_fit:", "  random:",
                            "platforms:", "  intrepid:", "gamma", "default=1"}) {
     EXPECT_NE(r.out.find(text), std::string::npos) << text;
+  }
+  // every parameter a spec or an option may name, with its unit (one registry: none left out)
+  for (const std::string& name : simulation_catalog().names()) {
+    EXPECT_NE(r.out.find("  " + name + " "), std::string::npos) << name;
+  }
+  for (const auto& metrics : {simulation_metric_specs(), ratebased_metric_specs()}) {
+    for (const MetricSpec& m : metrics) EXPECT_NE(r.out.find("  " + m.name + " "), std::string::npos) << m.name;
   }
 }
 
