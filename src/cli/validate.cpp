@@ -125,6 +125,15 @@ int validate_command(std::span<const std::string> args, std::ostream& out) {
       << "estimated cost: " << format_number(std::round(total * 100) / 100) << " core-seconds (longest point "
       << format_number(std::round(longest * 1000) / 1000) << " s, room builds included), plus reading each trace "
       << "once per rank\n";
+  if (spec.design.kind == DesignKind::adaptive && !costs.empty()) {
+    // Later rounds' points lie between the first round's: priced at the first round's mean and
+    // longest, the whole budget gives the plan's range (a run that resolves early costs less).
+    const auto budget = double(spec.design.adaptive.rule.max_points);
+    out << "all rounds: at most " << format_number(budget) << " points, about "
+        << format_number(std::round(total / double(costs.size()) * budget * 100) / 100)
+        << " core-seconds at the first round's mean cost per point (" << format_number(std::round(longest * budget * 100) / 100)
+        << " at its longest)\n";
+  }
   if (spec.point_time_limit_s > 0) {
     out << "point time limit: " << format_number(spec.point_time_limit_s)
         << " s (a point past it is failed; --resume --retry-failed computes it again)\n";
