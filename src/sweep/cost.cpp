@@ -202,7 +202,8 @@ void add_room_builds(const Grid& grid, const CostModel& model, std::vector<doubl
   for (std::uint64_t i = 0; i < grid.size(); ++i) {
     const std::optional<RoomUse> room = room_of(grid.params(i));
     if (!room || !seen.insert(room->key).second) continue;
-    if (costs[i] >= 0) costs[i] += model.per_zone3_s * room->dense_zones * room->dense_zones * room->dense_zones;
+    const double z = room->dense_zones;
+    if (costs[i] >= 0) costs[i] += model.per_zone3_s * z * z * z + model.per_zone2_build_s * z * z;
   }
 }
 

@@ -27,6 +27,7 @@ struct CostModel {
   double per_job_zone_s = 5e-10;             ///< recirculation model: O(zones) per start and end
   double per_job_zone_crac_node_s = 1e-6;    ///< CRAC+node model: a sparse solve per change
   double per_zone3_s = 5.2e-11;  ///< building a room's D (dense LU): zones^3, once per rank and room
+  double per_zone2_build_s = 5e-8;  ///< and its matrices' assembly: zones^2 (oxley1080: 0.12 s in all, oxley4320: 5 s)
                                  ///< (oxley4320 at node level: 4.2 s); counted on its first point
   // Policies (per point: the points of one workload may differ in them)
   double per_job_planning_s = 2e-6;  ///< conservative and edf: planning the queue (whole CEA-Curie: 0.6 s, 2.7 x EASY)
