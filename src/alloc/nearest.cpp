@@ -76,12 +76,18 @@ struct NearestSearch::Impl {
   /// Free nodes in the box of `len` coordinates from `start` per dimension (start in [0, L),
   /// len <= L; wrapped on a torus). Needs build_prefix.
   std::int64_t range_count(const Offset& start, const Offset& len) const {
-    const std::size_t sy = std::size_t(ext_[2] + 1), sx = sy * std::size_t(ext_[1] + 1);
-    auto p = [&](std::size_t x, std::size_t y, std::size_t z) { return std::int64_t{prefix_[x * sx + y * sy + z]}; };
-    const std::size_t x0 = std::size_t(start[0]), y0 = std::size_t(start[1]), z0 = std::size_t(start[2]);
-    const std::size_t x1 = x0 + std::size_t(len[0]), y1 = y0 + std::size_t(len[1]), z1 = z0 + std::size_t(len[2]);
-    return p(x1, y1, z1) - p(x0, y1, z1) - p(x1, y0, z1) - p(x1, y1, z0) + p(x0, y0, z1) + p(x0, y1, z0) +
-           p(x1, y0, z0) - p(x0, y0, z0);
+    const std::array<std::size_t, 8> c = box_corners(start, len, 1);
+    auto p = [&](int i) { return std::int64_t{prefix_[c[std::size_t(i)]]}; };
+    return p(0) - p(1) - p(2) - p(3) + p(4) + p(5) + p(6) - p(7);
+  }
+  /// The prefix-table entries at a box's 8 corners, each cell `cell` entries wide (prefix_: 1,
+  /// zone_prefix_: zones); the box's sum is + [0] - [1] - [2] - [3] + [4] + [5] + [6] - [7].
+  std::array<std::size_t, 8> box_corners(const Offset& start, const Offset& len, std::size_t cell) const {
+    const std::size_t sy = std::size_t(ext_[2] + 1) * cell, sx = sy * std::size_t(ext_[1] + 1);
+    const std::size_t x0 = std::size_t(start[0]) * sx, y0 = std::size_t(start[1]) * sy, z0 = std::size_t(start[2]) * cell;
+    const std::size_t x1 = x0 + std::size_t(len[0]) * sx, y1 = y0 + std::size_t(len[1]) * sy,
+                      z1 = z0 + std::size_t(len[2]) * cell;
+    return {x1 + y1 + z1, x0 + y1 + z1, x1 + y0 + z1, x1 + y1 + z0, x0 + y0 + z1, x0 + y1 + z0, x1 + y0 + z0, x0 + y0 + z0};
   }
   std::int64_t mc1x1_score(const Offset& centre, std::int32_t k, std::int64_t bound) const;
   // MM, Genalg
@@ -307,15 +313,11 @@ void NearestSearch::Impl::surely_taken_per_zone(NodeId centre, std::int32_t k, s
   while (r <= widest && box_count(c, r) < k) ++r;
   if (r == 0) return;
   const auto [start, len] = box_range(c, r - 1);
-  const std::size_t z_ = std::size_t(zones_), sy = std::size_t(ext_[2] + 1) * z_, sx = sy * std::size_t(ext_[1] + 1);
-  const std::size_t x0 = std::size_t(start[0]), y0 = std::size_t(start[1]), w0 = std::size_t(start[2]);
-  const std::size_t x1 = x0 + std::size_t(len[0]), y1 = y0 + std::size_t(len[1]), w1 = w0 + std::size_t(len[2]);
-  auto cell = [&](std::size_t x, std::size_t y, std::size_t w) { return zone_prefix_.data() + x * sx + y * sy + w * z_; };
-  const std::uint16_t *p111 = cell(x1, y1, w1), *p011 = cell(x0, y1, w1), *p101 = cell(x1, y0, w1),
-                      *p110 = cell(x1, y1, w0), *p001 = cell(x0, y0, w1), *p010 = cell(x0, y1, w0),
-                      *p100 = cell(x1, y0, w0), *p000 = cell(x0, y0, w0);
-  for (std::size_t q = 0; q < z_; ++q) {
-    counts[q] = std::uint16_t(p111[q] - p011[q] - p101[q] - p110[q] + p001[q] + p010[q] + p100[q] - p000[q]);
+  const std::array<std::size_t, 8> corner = box_corners(start, len, std::size_t(zones_));
+  std::array<const std::uint16_t*, 8> p;
+  for (std::size_t i = 0; i < 8; ++i) p[i] = zone_prefix_.data() + corner[i];
+  for (std::size_t q = 0; q < std::size_t(zones_); ++q) {
+    counts[q] = std::uint16_t(p[0][q] - p[1][q] - p[2][q] - p[3][q] + p[4][q] + p[5][q] + p[6][q] - p[7][q]);
   }
 }
 
