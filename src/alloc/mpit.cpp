@@ -571,12 +571,12 @@ MpitSolver::Impl::Move MpitSolver::Impl::best_move_plain(const std::vector<std::
 MpitSolver::Impl::Move MpitSolver::Impl::best_move_bounded(const std::vector<std::int32_t>& counts, Eigen::Index hot,
                                                            double best) {
   constexpr double kSlackK = 1e-9;
-  constexpr std::size_t kCheckInlets = 64;
+  constexpr std::size_t kHotInlets = 64;
   const auto pools = Eigen::Index(pools_.size());
   hottest_.resize(std::size_t(zones_));
   std::iota(hottest_.begin(), hottest_.end(), Eigen::Index{0});
   // Only the 64 hottest are read (the bounds and the pair check hold over any set of inlets).
-  const std::size_t top = std::min<std::size_t>(hottest_.size(), std::max<std::size_t>(64, kCheckInlets));
+  const std::size_t top = std::min<std::size_t>(hottest_.size(), kHotInlets);
   std::partial_sort(hottest_.begin(), hottest_.begin() + std::ptrdiff_t(top), hottest_.end(),
                     [&](Eigen::Index x, Eigen::Index y) { return after_(x) > after_(y); });
   hottest_.resize(top);
@@ -597,7 +597,6 @@ MpitSolver::Impl::Move MpitSolver::Impl::best_move_bounded(const std::vector<std
   auto hot_of = [&](Eigen::Index p) { return hot_block_.data() + std::size_t(p) * top; };
   hot_after_.resize(top);
   for (std::size_t k = 0; k < top; ++k) hot_after_[k] = after_(hottest_[k]);
-  const std::vector<double>& hot_after = hot_after_;
   most_out_.assign(top, -INFINITY), least_in_.assign(top, INFINITY);
   for (Eigen::Index a = 0; a < pools; ++a) {
     if (counts[std::size_t(a)] == 0) continue;
@@ -611,13 +610,12 @@ MpitSolver::Impl::Move MpitSolver::Impl::best_move_bounded(const std::vector<std
     const double w = delta_kw_[std::size_t(b)] * kW;
     const double* to = hot_of(b);
     bool reaches = false;
-    for (std::size_t k = 0; k < top && !reaches; ++k) reaches = hot_after[k] - most_out_[k] + w * to[k] - kSlackK >= best;
+    for (std::size_t k = 0; k < top && !reaches; ++k) reaches = hot_after_[k] - most_out_[k] + w * to[k] - kSlackK >= best;
     if (reaches) continue;
     destinations_.push_back({w * zone_columns_(hot, b), b});
     for (std::size_t k = 0; k < top; ++k) least_in_[k] = std::min(least_in_[k], w * to[k]);
   }
   std::sort(destinations_.begin(), destinations_.end());
-  const std::size_t check = std::min(top, kCheckInlets);
   Move out;
   for (Eigen::Index a = 0; a < pools && !destinations_.empty(); ++a) {
     if (counts[std::size_t(a)] == 0) continue;
@@ -626,7 +624,7 @@ MpitSolver::Impl::Move MpitSolver::Impl::best_move_bounded(const std::vector<std
     const double* from = hot_of(a);
     bool source_reaches = false;
     for (std::size_t k = 0; k < top && !source_reaches; ++k) {
-      source_reaches = hot_after[k] - out_w * from[k] + least_in_[k] - kSlackK >= best;
+      source_reaches = hot_after_[k] - out_w * from[k] + least_in_[k] - kSlackK >= best;
     }
     if (source_reaches) continue;
     for (const auto& [in_hot, b] : destinations_) {
@@ -639,7 +637,7 @@ MpitSolver::Impl::Move MpitSolver::Impl::best_move_bounded(const std::vector<std
       // checked inlet by inlet through the order: a pair the whole check would drop scores at
       // least best + kSlackK there, and loses all the same.
       bool reaches = false;
-      for (std::size_t k = 0; k < check && !reaches; ++k) reaches = hot_after[k] - out_w * from[k] + in_w * to[k] - kSlackK >= best;
+      for (std::size_t k = 0; k < top && !reaches; ++k) reaches = hot_after_[k] - out_w * from[k] + in_w * to[k] - kSlackK >= best;
       if (reaches) continue;
       const double m = move_peak(a, b);
       if (m < best || (m == best && a == out.from && b < out.to)) best = m, out = {a, b};
