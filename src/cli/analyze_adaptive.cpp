@@ -99,6 +99,13 @@ std::string shown(double v) {
   return text;
 }
 
+/// The points' simulations: ok and failed.
+std::pair<std::size_t, std::size_t> ok_failed(const std::vector<std::int8_t>& status) {
+  std::size_t ok = 0, failed = 0;
+  for (const std::int8_t s : status) ok += s == 1, failed += s == 2;
+  return {ok, failed};
+}
+
 std::string counts_text(const std::vector<std::size_t>& per_round) {
   std::vector<std::string> out;
   for (const std::size_t n : per_round) out.push_back(std::to_string(n));
@@ -109,8 +116,7 @@ void print_text(std::ostream& out, const std::string& file, const SweepSpec& spe
                 const analysis::AdaptivePoints& points, const std::vector<std::int8_t>& status,
                 const std::vector<Located>& located) {
   const AdaptiveDesign& d = spec.design.adaptive;
-  std::size_t ok = 0, failed = 0;
-  for (const std::int8_t s : status) ok += s == 1, failed += s == 2;
+  const auto [ok, failed] = ok_failed(status);
   out << file << ": adaptive design refining " << d.metric
       << (d.rule.threshold ? " where it crosses " + format_number(*d.rule.threshold)
                            : std::string(" where it changes most"))
@@ -137,21 +143,18 @@ void print_json(std::ostream& out, const std::string& file, const SweepSpec& spe
                 const analysis::AdaptivePoints& points, const std::vector<std::int8_t>& status,
                 const std::vector<Located>& located) {
   const AdaptiveDesign& d = spec.design.adaptive;
-  std::size_t ok = 0, failed = 0;
-  for (const std::int8_t s : status) ok += s == 1, failed += s == 2;
+  const auto [ok, failed] = ok_failed(status);
   std::vector<std::string> axes, refined;
   for (std::size_t a = 0; a < d.axes.size(); ++a) {
     axes.push_back(json_string(d.axes[a].name));
     if (d.rule.refined[a]) refined.push_back(json_string(d.axes[a].name));
   }
-  std::vector<std::string> per_round;
-  for (const std::size_t n : analysis::points_per_round(points)) per_round.push_back(std::to_string(n));
   out << "{\"file\": " << json_string(file)
       << ", \"design\": {\"kind\": \"adaptive\", \"refine_metric\": " << json_string(d.metric)
       << ", \"refine_threshold\": " << (d.rule.threshold ? json_number(*d.rule.threshold) : "null") << ", \"axes\": ["
       << join(axes) << "], \"refined\": [" << join(refined) << "], \"samples\": " << points.size()
       << ", \"points\": " << status.size() << ", \"ok\": " << ok << ", \"failed\": " << failed
-      << ", \"rounds\": " << points.rounds() << ", \"points_per_round\": [" << join(per_round) << "]}, \"metrics\": {";
+      << ", \"rounds\": " << points.rounds() << ", \"points_per_round\": [" << counts_text(analysis::points_per_round(points)) << "]}, \"metrics\": {";
   for (std::size_t m = 0; m < located.size(); ++m) {
     out << (m ? ", " : "") << json_string(located[m].metric) << ": {\"mode\": \""
         << (located[m].threshold ? "threshold" : "change") << "\", \"intervals\": [";
