@@ -29,6 +29,10 @@ using namespace nearest_detail;
 
 namespace {
 
+/// MM and Genalg score a centre from plane tables (ball_score) for jobs of this many nodes or
+/// more on a torus; smaller ones cost less than the tables.
+constexpr std::int32_t kBallMinNodes = 64;
+
 /// Sorts distinct node ids below `limit` ascending: LSD radix by bytes (joint sorts a shell per
 /// centre, hundreds of nodes each); std::sort for short lists.
 void sort_ids(std::vector<NodeId>& ids, std::int32_t limit) {
@@ -109,6 +113,17 @@ struct NearestSearch::Impl {
   void build_busy_rows();
   std::int64_t shape_score(const Machine& machine, const Offset& centre, std::int32_t k, const IdealShape& ideal,
                            std::int64_t bound);
+  // MM, Genalg on a torus, jobs of kBallMinNodes or more: balls from per-plane tables
+  void build_ball_tables(std::int32_t rho);
+  std::int32_t ball_radius(std::int32_t k, std::int32_t free) const;
+  std::int64_t ball_score(const Machine& machine, const Offset& centre, std::int32_t k, std::int64_t bound);
+  /// Free nodes of plane v of axis d (the other two axes in order: a, b) within torus L1
+  /// distance rho of the plane's point (a, b) of `centre`; rho in [0, ball_rho_].
+  std::int32_t plane_ball(int d, std::int32_t v, std::int32_t rho, const Offset& centre) const {
+    const PlaneTable& t = ball_[std::size_t(d)];
+    return t.count[(std::size_t(v) * std::size_t(t.cap + 1) + std::size_t(std::min(rho, t.cap))) * t.plane +
+                   std::size_t(centre[t.a]) * std::size_t(grid_.dims()[t.b]) + std::size_t(centre[t.b])];
+  }
   std::int64_t offset_index(std::int32_t ox, std::int32_t oy, std::int32_t oz) const {
     return (std::int64_t(ox - lo_[0]) * span_[1] + (oy - lo_[1])) * span_[2] + (oz - lo_[2]);
   }
@@ -145,6 +160,22 @@ struct NearestSearch::Impl {
   std::vector<std::uint64_t> busy_rows_;  ///< bit z of row (x, y): node (x, y, z) is not free
   std::array<AxisHistogram, 3> shape_axes_;  ///< shape_score's scratch
   std::vector<Offset> busy_;                 ///< shape_score's scratch: busy nodes of the shape
+  /// build_ball_tables: per axis d, count[((v * (cap + 1) + rho) * plane + a * Lb) + b] = free
+  /// nodes of the plane at coordinate v of d within 2D torus L1 distance rho (capped at the
+  /// plane's widest, cap) of its point (a, b), a and b the other two axes in order
+  struct PlaneTable {
+    int a = 0, b = 0;
+    std::int32_t cap = 0;
+    std::size_t plane = 0;
+    std::vector<std::uint16_t> count;
+  };
+  std::array<PlaneTable, 3> ball_;
+  std::int32_t ball_rho_ = -1;             ///< the tables hold balls up to this radius
+  std::int32_t last_radius_ = 1;           ///< ball_score's previous centre's R (neighbours share it)
+  std::vector<std::int32_t> l1_start_;     ///< l1_start_[rho]: first index of l1_order_ at L1 length rho
+  std::vector<std::uint16_t> row_count_;   ///< build_ball_tables' scratch
+  std::vector<std::int32_t> inside_, ring_;  ///< ball_score's scratch, by x offset + R
+  std::array<AxisHistogram, 3> ball_axes_;  ///< ball_score's scratch
 };
 
 namespace {
@@ -195,7 +226,12 @@ NearestSearch::Impl::Impl(const Platform& platform)
     rank_[std::size_t(offset_index(o[0], o[1], o[2]))] = std::int32_t(i);
   }
   shape_axes_ = axes_;
+  ball_axes_ = axes_;
   row_words_ = (grid_.dims()[2] + 63) / 64;
+  for (std::size_t i = 0; i < l1_order_.size(); ++i) {
+    while (std::ssize(l1_start_) <= l1(l1_order_[i])) l1_start_.push_back(std::int32_t(i));
+  }
+  l1_start_.push_back(std::int32_t(l1_order_.size()));
 }
 
 std::vector<NodeId> NearestSearch::Impl::allocate(NearestKind kind, const Machine& machine, std::int32_t k) {
@@ -528,6 +564,187 @@ std::int64_t NearestSearch::Impl::shape_score(const Machine& machine, const Offs
   return pair_hops(shape_axes_);
 }
 
+// ---- MM, Genalg on a torus: balls from plane tables ----------------------------------------------
+//
+// A centre's k nodes are the free nodes of its L1 ball of radius R - 1 (B: R the least radius
+// whose ball holds k free nodes) and the first m = k - |B| free nodes of its shell at R in
+// l1_order_ (by offset x, then y, then z). The free count of a plane's 2D ball is read from a
+// table (ball_), so B's three axis histograms take O(axis lengths) per centre, and so does the
+// shell's histogram along x (its free nodes plane by plane, in x order). With that:
+//   score >= pairs_x(B + shell) + pairs_y(B) + m min_v attach_y(v) + the same along z,
+// attach_y(v) the hops along y from coordinate v to B's nodes: a bound that drops most centres
+// without a walk; the others walk their shell at R only (not their ball) for the exact score.
+
+namespace {
+
+/// min over v of sum_u count[u] * (torus distance of u and v along an axis of length L): the
+/// least hops along the axis from one coordinate to the counted nodes, O(L).
+std::int64_t min_torus_attach(const std::vector<std::int64_t>& count) {
+  const auto L = static_cast<std::int32_t>(count.size());
+  const std::int64_t* c = count.data();
+  std::int64_t total = 0, at = 0;
+  for (std::int32_t u = 0; u < L; ++u) total += c[u], at += c[u] * std::min(u, L - u);
+  std::int64_t best = at;
+  // Moving v to v + 1: nodes 1..floor(L/2) ahead come one closer, the rest one farther, except (L
+  // odd) the one (L + 1) / 2 ahead, which stays as far.
+  const std::int32_t ahead_n = L % 2 ? (L - 1) / 2 : L / 2;
+  auto wrapped = [L](std::int32_t u) { return u >= L ? u - L : u; };
+  std::int64_t ahead = 0;  // nodes at u in [v + 1, v + ahead_n]
+  for (std::int32_t i = 1; i <= ahead_n; ++i) ahead += c[wrapped(i)];
+  for (std::int32_t v = 0; v + 1 < L; ++v) {
+    const std::int64_t same = L % 2 ? c[wrapped(v + (L + 1) / 2)] : 0;
+    at += total - 2 * ahead - same;
+    best = std::min(best, at);
+    ahead += c[wrapped(v + 1 + ahead_n)] - c[v + 1];
+  }
+  return best;
+}
+
+}  // namespace
+
+/// The least radius whose tables the decision builds: balls of volume 3 k / (free share), enough
+/// for most centres (those that need more are scored as before).
+std::int32_t NearestSearch::Impl::ball_radius(std::int32_t k, std::int32_t free) const {
+  const double want = 3.0 * double(k) * double(grid_.node_count()) / std::max(1, free);
+  std::int32_t rho = 0;
+  while (rho + 2 < std::ssize(l1_start_) && double(l1_start_[std::size_t(rho + 1)]) < want) ++rho;
+  return rho;
+}
+
+/// From free_ (build_prefix first). Lines along b are counted within each distance u of every
+/// b, then a plane's ball of radius r at (a, b) sums the lines a +- s within r - s: loops along b,
+/// which the compiler vectorizes.
+void NearestSearch::Impl::build_ball_tables(std::int32_t rho) {
+  const auto dims = grid_.dims();
+  ball_rho_ = rho;
+  inside_.resize(std::size_t(2 * rho + 1)), ring_.resize(std::size_t(2 * rho + 1));
+  std::vector<std::uint16_t> line;  // one line's free flags, from -lb to 2 lb
+  std::vector<std::size_t> wrap_a;
+  for (int d = 0; d < 3; ++d) {
+    PlaneTable& t = ball_[std::size_t(d)];
+    t.a = d == 0 ? 1 : 0, t.b = d == 2 ? 1 : 2;
+    const std::int32_t la = dims[t.a], lb = dims[t.b], half_b = lb / 2;
+    t.cap = std::min(rho, la / 2 + half_b);
+    t.plane = std::size_t(la) * std::size_t(lb);
+    t.count.assign(std::size_t(dims[d]) * std::size_t(t.cap + 1) * t.plane, 0);
+    // row_count_[(a * (tb + 1) + u) * lb + b]: free nodes of line a within distance u of b
+    const std::int32_t tb = std::min(t.cap, half_b);
+    const std::size_t ub = std::size_t(lb), row_stride = std::size_t(tb + 1) * ub;
+    row_count_.resize(std::size_t(la) * row_stride);
+    line.resize(3 * ub);
+    wrap_a.resize(3 * std::size_t(la));
+    for (std::int32_t a = -la; a < 2 * la; ++a) wrap_a[std::size_t(a + la)] = std::size_t((a + la) % la);
+    Offset p{};
+    for (std::int32_t v = 0; v < dims[d]; ++v) {
+      p[d] = v;
+      for (std::int32_t a = 0; a < la; ++a) {
+        p[t.a] = a;
+        for (std::int32_t b = 0; b < lb; ++b) {
+          p[t.b] = b;
+          const std::uint16_t f = free_[std::size_t((p[0] * dims[1] + p[1]) * dims[2] + p[2])];
+          line[std::size_t(b)] = line[ub + std::size_t(b)] = line[2 * ub + std::size_t(b)] = f;
+        }
+        std::uint16_t* rows = row_count_.data() + std::size_t(a) * row_stride;
+        for (std::size_t b = 0; b < ub; ++b) rows[b] = line[ub + b];
+        for (std::int32_t u = 1; u <= tb; ++u) {
+          std::uint16_t* now = rows + std::size_t(u) * ub;
+          const std::uint16_t* before = now - ub;
+          const std::uint16_t* ahead = line.data() + ub + std::size_t(u);
+          const std::uint16_t* behind = line.data() + ub - std::size_t(u);
+          if (2 * u != lb) {
+            for (std::size_t b = 0; b < ub; ++b) now[b] = std::uint16_t(before[b] + ahead[b] + behind[b]);
+          } else {
+            for (std::size_t b = 0; b < ub; ++b) now[b] = std::uint16_t(before[b] + ahead[b]);
+          }
+        }
+      }
+      for (std::int32_t r = 0; r <= t.cap; ++r) {
+        std::uint16_t* out = t.count.data() + (std::size_t(v) * std::size_t(t.cap + 1) + std::size_t(r)) * t.plane;
+        for (std::int32_t s = 0; s <= std::min(r, la / 2); ++s) {
+          const std::size_t u = std::size_t(std::min(r - s, tb));  // r - s > tb only when tb = lb / 2: the whole line
+          const bool two = s > 0 && 2 * s != la;
+          for (std::int32_t a = 0; a < la; ++a) {
+            std::uint16_t* at = out + std::size_t(a) * ub;
+            const std::uint16_t* up = row_count_.data() + wrap_a[std::size_t(a + s + la)] * row_stride + u * ub;
+            for (std::size_t b = 0; b < ub; ++b) at[b] = std::uint16_t(at[b] + up[b]);
+            if (two) {
+              const std::uint16_t* down = row_count_.data() + wrap_a[std::size_t(a - s + la)] * row_stride + u * ub;
+              for (std::size_t b = 0; b < ub; ++b) at[b] = std::uint16_t(at[b] + down[b]);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+/// The exact score of `centre`, or a lower bound of it at or above `bound`; -1 when its R is
+/// beyond the tables.
+std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offset& centre, std::int32_t k,
+                                             std::int64_t bound) {
+  // R: the least radius whose ball holds k free nodes (k >= 2: R >= 1), from the previous
+  // centre's; with it each x plane's free nodes inside radius R - 1 and at R.
+  const std::int32_t* along_x = shifted_[0].data() + grid_.dims()[0] + centre[0];
+  const std::int32_t hi_x = lo_[0] + span_[0] - 1;
+  std::int32_t R = std::clamp(last_radius_, 1, ball_rho_), inside = 0;
+  for (;;) {
+    inside = 0;
+    std::int32_t all = 0;
+    for (std::int32_t o = std::max(lo_[0], -R); o <= std::min(hi_x, R); ++o) {
+      const std::int32_t t = std::abs(o), v = along_x[o];
+      const std::int32_t in = t < R ? plane_ball(0, v, R - 1 - t, centre) : 0, upto = plane_ball(0, v, R - t, centre);
+      inside_[std::size_t(o + R)] = in, ring_[std::size_t(o + R)] = upto - in;
+      inside += in, all += upto;
+    }
+    if (inside >= k) {
+      --R;  // R - 1 >= 1: a ball of radius 0 holds one node
+    } else if (all < k) {
+      if (R == ball_rho_) return -1;
+      ++R;
+    } else {
+      break;
+    }
+  }
+  last_radius_ = R;
+  const std::int32_t m = k - inside;  // taken from the shell at R
+  // Along x: B, and the shell's first m free nodes plane by plane in x order.
+  std::vector<std::int64_t>& cx = ball_axes_[0].count;
+  std::fill(cx.begin(), cx.end(), 0);
+  std::int32_t left = m;
+  for (std::int32_t o = std::max(lo_[0], -R); o <= std::min(hi_x, R); ++o) {
+    const std::int32_t take = std::min(ring_[std::size_t(o + R)], left);
+    cx[std::size_t(along_x[o])] = inside_[std::size_t(o + R)] + take;
+    left -= take;
+  }
+  const std::int64_t x = axis_pair_distance_sum(ball_axes_[0]);
+  std::int64_t score = x;
+  if (score >= bound) return score;
+  // Along y and z: B only (the shell's nodes add at least their least hops to B).
+  for (int d = 1; d < 3; ++d) {
+    std::vector<std::int64_t>& count = ball_axes_[std::size_t(d)].count;
+    std::fill(count.begin(), count.end(), 0);
+    const std::int32_t* along = shifted_[std::size_t(d)].data() + grid_.dims()[d] + centre[d];
+    for (std::int32_t o = std::max(lo_[d], 1 - R); o <= std::min(lo_[d] + span_[d] - 1, R - 1); ++o) {
+      count[std::size_t(along[o])] = plane_ball(d, along[o], R - 1 - std::abs(o), centre);
+    }
+    score += axis_pair_distance_sum(ball_axes_[std::size_t(d)]);
+    if (score >= bound) return score;
+  }
+  const std::int64_t lower = score + std::int64_t{m} * (min_torus_attach(ball_axes_[1].count) + min_torus_attach(ball_axes_[2].count));
+  if (lower >= bound) return lower;
+  // Exact: the shell's first m free nodes along y and z.
+  left = m;
+  auto& cy = ball_axes_[1].count;
+  auto& cz = ball_axes_[2].count;
+  walk(std::span<const Offset>(l1_order_).subspan(std::size_t(l1_start_[std::size_t(R)])), centre,
+       [&](NodeId n, const Offset& c) {
+         if (!machine.is_free(n)) return true;
+         ++cy[std::size_t(c[1])], ++cz[std::size_t(c[2])];
+         return --left > 0;
+       });
+  return x + axis_pair_distance_sum(ball_axes_[1]) + axis_pair_distance_sum(ball_axes_[2]);
+}
+
 /// Whether every node within L_inf radius r of `centre` is free and, on a mesh, inside it: then
 /// every offset of L1 length <= r is a free node, and a centre needing no farther one collects
 /// exactly l1_order_'s first nodes (needs build_prefix).
@@ -555,6 +772,11 @@ std::vector<NodeId> NearestSearch::Impl::by_pairwise_hops(NearestKind kind, cons
   const IdealShape* ideal = shapes ? &ideal_shape(k) : nullptr;
   bool ideal_seen = false;
   if (shapes) build_prefix(machine), build_busy_rows();
+  // Jobs of kBallMinNodes or more on a torus (whose planes' counts fit 16 bits) are scored from
+  // balls (ball_score) where the tables reach.
+  const bool balls = k >= kBallMinNodes && grid_.torus() &&
+                     std::int64_t{grid_.node_count()} / std::min({grid_.dims()[0], grid_.dims()[1], grid_.dims()[2]}) < (1 << 16);
+  if (balls) build_ball_tables(ball_radius(k, machine.free_count()));
   for (const Offset& centre : centres(kind, machine)) {
     if (shapes && box_all_free(centre, ideal->r)) {
       if (ideal_seen) continue;
@@ -562,7 +784,8 @@ std::vector<NodeId> NearestSearch::Impl::by_pairwise_hops(NearestKind kind, cons
       if (ideal->score < best) best = ideal->score, best_centre = centre;
       continue;
     }
-    std::int64_t s = shapes ? shape_score(machine, centre, k, *ideal, best) : -1;
+    std::int64_t s = balls ? ball_score(machine, centre, k, best) : -1;
+    if (s < 0 && shapes) s = shape_score(machine, centre, k, *ideal, best);
     if (s < 0) s = l1_score(machine, centre, k, best);
     if (s < best) best = s, best_centre = centre;
   }

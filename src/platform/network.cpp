@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 
 namespace dcsweep {
 namespace {
@@ -19,34 +20,28 @@ std::int64_t mesh_sum(const std::vector<std::int64_t>& count) {
   return total;
 }
 
-/// Torus of length L: for a node at a and one at b > a, the distance is b - a while
-/// 2 (b - a) <= L, else L - (b - a). Prefix sums over values give, for each a, the near part
-/// (a, a + L/2] and the far part beyond it in O(1).
-std::int64_t torus_sum(const std::vector<std::int64_t>& count, std::int32_t wrap) {
-  const std::size_t size = count.size();
-  // Prefix over values [0, v), on the stack for the usual lengths (a hot path of mm and genalg).
-  constexpr std::size_t kOnStack = 256;
-  std::array<std::int64_t, kOnStack + 1> cnt_stack, sum_stack;
-  std::vector<std::int64_t> cnt_heap, sum_heap;
-  std::int64_t* cnt = cnt_stack.data();
-  std::int64_t* sum = sum_stack.data();
-  if (size > kOnStack) {
-    cnt_heap.resize(size + 1), sum_heap.resize(size + 1);
-    cnt = cnt_heap.data(), sum = sum_heap.data();
-  }
-  cnt[0] = sum[0] = 0;
-  for (std::size_t v = 0; v < size; ++v) {
-    cnt[v + 1] = cnt[v] + count[v];
-    sum[v + 1] = sum[v] + count[v] * static_cast<std::int64_t>(v);
-  }
+/// Torus of length L (count.size() == L): a pair whose circular offset from a to b is d in
+/// [1, h], h = (L - 1) / 2, is d apart and counted from a only; with L even the pairs L / 2 apart
+/// are counted once more, apart. One pass: W(a) = sum over d in [1, h] of d count[a + d] slides
+/// to W(a + 1) = W(a) - S(a) + h count[a + h + 1], S(a) the counts in [a + 1, a + h] (a hot path
+/// of mm and genalg).
+std::int64_t torus_sum(const std::vector<std::int64_t>& count) {
+  const auto L = static_cast<std::int32_t>(count.size());
+  const std::int64_t* c = count.data();
+  const std::int32_t h = (L - 1) / 2;
+  std::int64_t w = 0, s = 0;
+  for (std::int32_t d = 1; d <= h; ++d) w += d * c[d], s += c[d];
   std::int64_t total = 0;
-  for (std::size_t a = 0; a < size; ++a) {
-    if (count[a] == 0) continue;
-    const auto va = static_cast<std::int64_t>(a);
-    const std::size_t split = std::min(size, a + 1 + static_cast<std::size_t>(wrap / 2));  // near: (a, split)
-    const std::int64_t near_n = cnt[split] - cnt[a + 1], near_s = sum[split] - sum[a + 1];
-    const std::int64_t far_n = cnt[size] - cnt[split], far_s = sum[size] - sum[split];
-    total += count[a] * ((near_s - near_n * va) + (far_n * (wrap + va) - far_s));
+  for (std::int32_t a = 0; a < L; ++a) {
+    total += c[a] * w;
+    const std::int32_t enter = a + h + 1 < L ? a + h + 1 : a + h + 1 - L, leave = a + 1 < L ? a + 1 : 0;
+    w += h * c[enter] - s;
+    s += c[enter] - c[leave];
+  }
+  if (L % 2 == 0) {
+    std::int64_t opposite = 0;
+    for (std::int32_t a = 0; a < L / 2; ++a) opposite += c[a] * c[a + L / 2];
+    total += opposite * (L / 2);
   }
   return total;
 }
@@ -54,7 +49,10 @@ std::int64_t torus_sum(const std::vector<std::int64_t>& count, std::int32_t wrap
 }  // namespace
 
 std::int64_t axis_pair_distance_sum(const AxisHistogram& axis) {
-  return axis.wrap > 0 ? torus_sum(axis.count, axis.wrap) : mesh_sum(axis.count);
+  if (axis.wrap > 0 && std::ssize(axis.count) != axis.wrap) {
+    throw std::invalid_argument("a torus axis histogram needs one count per coordinate");
+  }
+  return axis.wrap > 0 ? torus_sum(axis.count) : mesh_sum(axis.count);
 }
 
 }  // namespace dcsweep

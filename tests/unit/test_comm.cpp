@@ -10,6 +10,7 @@
 #include "dcsweep/alloc/nearest.hpp"
 #include "dcsweep/comm/comm.hpp"
 #include "dcsweep/core/error.hpp"
+#include "dcsweep/platform/network.hpp"
 #include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/sim/engine_parts.hpp"
 #include "dcsweep/sim/run.hpp"
@@ -98,6 +99,29 @@ TEST(CommCost, HandWorkedMeshAndTorus) {
   // A 2 x 2 square (nodes 0, 1, 2, 3 of 1 x 2 x 2): 4 pairs at 1 hop, 2 at 2: ordered 16, / 4.
   EXPECT_DOUBLE_EQ(comm::comm_cost(grid(NetworkKind::mesh, {1, 2, 2}), std::vector<NodeId>{0, 1, 2, 3}, all), 4.0);
   EXPECT_TRUE(std::isnan(comm::comm_cost(mesh, std::vector<NodeId>{5}, comm::task_graph(0, 1))));
+}
+
+TEST(AxisPairDistanceSum, EqualsEveryPairCountedOnLinesAndRingsOfEveryLength) {
+  // Random histograms (some coordinates empty, some crowded) on lines and rings of 1 to 41
+  // coordinates, odd and even (a ring of even length has pairs exactly half way round).
+  RngStream rng({31, 0, 0}, StreamPurpose::allocator);
+  for (std::int32_t length = 1; length <= 41; ++length) {
+    for (const bool ring : {false, true}) {
+      for (int trial = 0; trial < 4; ++trial) {
+        AxisHistogram axis;
+        axis.wrap = ring ? length : 0;
+        for (std::int32_t v = 0; v < length; ++v) axis.count.push_back(rng.uniform01() < 0.3 ? 0 : rng.integer(0, 900));
+        std::int64_t every_pair = 0;
+        for (std::int32_t a = 0; a < length; ++a) {
+          for (std::int32_t b = a + 1; b < length; ++b) {
+            const std::int32_t apart = ring ? std::min(b - a, length - (b - a)) : b - a;
+            every_pair += axis.count[std::size_t(a)] * axis.count[std::size_t(b)] * apart;
+          }
+        }
+        ASSERT_EQ(axis_pair_distance_sum(axis), every_pair) << length << (ring ? " ring" : " line");
+      }
+    }
+  }
 }
 
 TEST(CommCost, FastAllToAllAndEveryPatternEqualTheDefinition) {

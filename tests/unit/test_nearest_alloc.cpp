@@ -211,6 +211,49 @@ TEST(Nearest, FastEqualsStraightforwardOnMostlyFreeMachines) {
   }
 }
 
+TEST(Nearest, BallScoresEqualStraightforwardOnHalfBusyToriOfOddAndEvenSides) {
+  // Jobs of 64 nodes and more on a torus are scored from plane tables (ball_score): on tori of odd
+  // and even sides (one side 1 or 2), half busy at random, in busy slabs, or busy but for a block
+  // and a few scattered nodes (their balls reach beyond the tables: scored as before), jobs from
+  // 64 nodes to most of the free ones; mm and genalg must take what the straightforward
+  // definition takes.
+  RngStream rng({77, 0, 0}, StreamPurpose::allocator);
+  const std::vector<std::array<std::int32_t, 3>> sides{{6, 6, 6}, {7, 5, 9}, {8, 2, 11}, {1, 12, 10}, {9, 8, 7}, {8, 8, 8}};
+  int cases = 0;
+  for (const auto& dims : sides) {
+    const Platform p = network(NetworkKind::torus, dims);
+    for (int pattern = 0; pattern < 4; ++pattern) {
+      std::vector<NodeId> busy;
+      const double share = 0.3 + 0.2 * pattern;
+      for (NodeId n = 0; n < p.node_count; ++n) {
+        const bool slab = pattern == 2 && n / (dims[1] * dims[2]) < dims[0] / 2 && n % dims[2] < dims[2] - 1;
+        if (slab || (pattern < 2 && rng.uniform01() < share)) busy.push_back(n);
+      }
+      const std::array<std::int32_t, 3> block{std::min(dims[0], 5), std::min(dims[1], 5), std::min(dims[2], 5)};
+      const Machine m = pattern == 3 ? free_only(p, {Box{{0, 0, 0}, block}}, 6, 5) : with_busy(p.node_count, busy);
+      if (m.free_count() < 70) continue;
+      for (const std::int32_t k : {64, std::int32_t(rng.integer(65, m.free_count() - 1))}) {
+        for (const NearestKind nearest : {NearestKind::mm, NearestKind::genalg}) {
+          ASSERT_EQ(std::ssize(both(nearest, p, m, k)), k);
+          ++cases;
+        }
+      }
+    }
+  }
+  EXPECT_GE(cases, 60);
+  // A 12^3 torus busy in a 9^3 cube: the tables reach balls of about 3 k / (free share) nodes,
+  // so mm's centres deep in the cube (their 64 nearest free nodes 7 away) are scored as before.
+  {
+    const Platform p = network(NetworkKind::torus, {12, 12, 12});
+    std::vector<NodeId> busy;
+    for (NodeId n = 0; n < p.node_count; ++n) {
+      if (n / 144 < 9 && n / 12 % 12 < 9 && n % 12 < 9) busy.push_back(n);
+    }
+    const Machine m = with_busy(p.node_count, busy);
+    for (const std::int32_t k : {64, 100}) both(NearestKind::mm, p, m, k);
+  }
+}
+
 std::unique_ptr<Allocator> make(const std::string& name, const Platform& p) {
   ParamSet params(simulation_catalog());
   return allocator_registry().at(name).make(BuildContext{params, {1, 0, 0}}, p);
