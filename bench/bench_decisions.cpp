@@ -86,8 +86,9 @@ int main(int argc, char** argv) {
   const bool cpu_time = std::find(argv + 2, argv + argc, std::string_view("--cpu-time")) != argv + argc;
   for (int i = 2; i + 1 < argc; ++i) {
     const std::string_view arg = argv[i];
-    if (arg == "--allocator")
-      allocators.emplace_back(argv[++i]);
+    if (arg == "--allocator") {  // one or more names
+      while (i + 1 < argc && argv[i + 1][0] != '-') allocators.emplace_back(argv[++i]);
+    }
     else if (arg == "--first-job")
       params.set("first_job", std::int64_t{std::stoll(argv[++i])});
     else if (arg == "--nodes")

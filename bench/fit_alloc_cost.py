@@ -12,7 +12,6 @@ term that scales. Zones default to the shipped platforms' (node-level oxley room
 import argparse
 import collections
 import csv
-import math
 
 ZONES = {"meng40": 40, "asu50": 50, "oxley1080": 1080, "oxley4320": 4320, "intrepid": 80}
 
@@ -21,12 +20,14 @@ FEATURES = {
     "N": lambda k, n, z: n,
     "N k": lambda k, n, z: n * k,
     "N k^0.8": lambda k, n, z: n * k**0.8,
+    "N k^0.4": lambda k, n, z: n * k**0.4,
     "k^0.7 N^0.2": lambda k, n, z: k**0.7 * n**0.2,
     "k^2": lambda k, n, z: k * k,
     "Z^2": lambda k, n, z: z * z,
     "k^0.8 Z^2.1": lambda k, n, z: k**0.8 * z**2.1,
-    "k^2 Z^0.5": lambda k, n, z: k * k * math.sqrt(z),
+    "k^2 Z": lambda k, n, z: k * k * z,
     "k Z^2": lambda k, n, z: k * z * z,
+    "k Z^1.3": lambda k, n, z: k * z**1.3,
 }
 BINS = [(1, 1), (2, 16), (17, 128), (129, 512), (513, 2048), (2049, 10**9)]
 

@@ -114,6 +114,7 @@ int validate_command(std::span<const std::string> args, std::ostream& out) {
   const SweepSpec spec = read_spec(args.front(), simulation_catalog());
   const Grid grid(spec, simulation_catalog());
   const std::vector<double> costs = estimate_costs(grid, caching_trace_loader(), {}, 0, 1, caching_heat_provider());
+  const RoomBuilds rooms = estimate_room_builds(grid);
   const double total = std::accumulate(costs.begin(), costs.end(), 0.0);
   const double longest = costs.empty() ? 0.0 : *std::max_element(costs.begin(), costs.end());
   out << "spec: " << spec.path;
@@ -123,8 +124,13 @@ int validate_command(std::span<const std::string> args, std::ostream& out) {
   else spec.design.sampled() ? print_design(out, spec) : print_axes(out, spec);
   out << "points: " << grid.size() << (spec.design.kind == DesignKind::adaptive ? " in the first round (estimates below are for it)" : "") << "\n"
       << "estimated cost: " << format_number(std::round(total * 100) / 100) << " core-seconds (longest point "
-      << format_number(std::round(longest * 1000) / 1000) << " s, room builds included), plus reading each trace "
-      << "once per rank\n";
+      << format_number(std::round(longest * 1000) / 1000) << " s), plus reading each trace once per rank";
+  if (rooms.rooms > 0) {
+    out << " and building each room's heat distribution once on every rank that runs its points ("
+        << rooms.rooms << (rooms.rooms == 1 ? " room, " : " rooms, ") << format_number(std::round(rooms.seconds * 100) / 100)
+        << " s for one build of each)";
+  }
+  out << "\n";
   if (spec.design.kind == DesignKind::adaptive && !costs.empty()) {
     // Later rounds' points lie between the first round's: priced at the first round's mean and
     // longest, the whole budget gives the plan's range (a run that resolves early costs less).

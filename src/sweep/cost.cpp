@@ -49,8 +49,9 @@ struct WorkloadShape {
   double node_sq_sum = 0;  ///< of k^2
   double joint_small_sq_sum = 0;  ///< of k^2 over jobs below kJointInnerBoundMinNodes
   double joint_large_sum = 0;     ///< of k over the others
-  double node_pow_sum = 0;  ///< of k^0.8 (mm and genalg on a torus)
+  double node_pow_sum = 0;  ///< of k^0.8 (mpit on rooms of many zones)
   double node_pow07_sum = 0;  ///< of k^0.7 (bqp)
+  double node_pow04_sum = 0;  ///< of k^0.4 (mm and genalg on a torus)
   bool torus = false;
   double room_zones = 0;   ///< zones of the room's thermal model (0: no room)
 
@@ -74,6 +75,7 @@ WorkloadShape workload_shape(const Scenario& s) {
     }
     shape.node_pow_sum += std::pow(double(j.nodes), 0.8);
     shape.node_pow07_sum += std::pow(double(j.nodes), 0.7);
+    shape.node_pow04_sum += std::pow(double(j.nodes), 0.4);
     first = std::min(first, j.submit_s), last = std::max(last, j.submit_s);
   }
   shape.node_sum = node_count;
@@ -106,28 +108,33 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
   const std::string& a = p.text("allocator");
   const double n = shape.nodes, jobs = shape.jobs, z2 = shape.room_zones * shape.room_zones;
   if (a == "mc1x1") return model.mc1x1_per_node_s * n * jobs;  // a prefix table and every free centre
-  // mm and genalg: on a torus most centres are scored from the ideal shape (a row scan of the
-  // ball), on a mesh whose balls cross its edges every centre walks ~k / free share
+  // mm and genalg: on a torus most centres are scored from the ideal shape or plane tables and
+  // dropped by a bound (nearly flat in k), on a mesh whose balls cross its edges every centre
+  // walks ~k / free share
   if (a == "mm" || a == "genalg") {
     const NearestCost& c = a == "mm" ? model.mm : model.genalg;
     if (!shape.torus) return c.mesh_per_node_k_s * n * shape.node_sum;
-    return c.torus_per_node_s * n * jobs + c.torus_per_node_k08_s * n * shape.node_pow_sum;
+    return c.torus_per_node_s * n * jobs + c.torus_per_node_k04_s * n * shape.node_pow04_sum;
   }
   if (a == "bqp") {  // on a large room the seeds, swaps and rows scanned grow with k, slowly with N
     if (n <= 2.0 * double(p.integer("bqp_exact_max_nodes"))) return model.bqp_small_per_node_s * n * jobs;
     return model.bqp_per_k07_n02_s * std::pow(n, 0.2) * shape.node_pow07_sum;
   }
   if ((a == "mpit" || a == "joint") && shape.room_zones > double(kMpitAllRowsMaxZones)) {
-    const double mpit = model.mpit_many_zones_per_k08_z21_s * std::pow(shape.room_zones, 2.1) * shape.node_pow_sum;
+    const double z = shape.room_zones;
+    const double mpit = model.mpit_many_zones_setup_per_z23_s * std::pow(z, 2.3) +
+                        model.mpit_many_zones_per_k08_z21_s * std::pow(z, 2.1) * shape.node_pow_sum;
     if (a == "mpit") return mpit;
-    return mpit + model.joint_many_zones_per_k2_z05_s * std::sqrt(shape.room_zones) * shape.node_sq_sum;
+    return mpit + model.joint_many_zones_per_k2_z_s * z * shape.node_sq_sum;
   }
   const double mpit = (model.mpit_per_zone2_s * z2 + model.mpit_per_node_s * n) * jobs;  // the LP over every zone
   if (a == "mpit") return mpit;
   if (a == "joint") {
     return mpit + model.joint_per_k2_s * shape.joint_small_sq_sum + model.joint_inner_per_k_zone2_s * shape.joint_large_sum * z2;
   }
-  if (a == "mtdp") return model.mtdp_per_node_s * n * jobs + model.mtdp_per_k_zone2_s * shape.node_sum * z2;
+  if (a == "mtdp") {
+    return model.mtdp_per_node_s * n * jobs + model.mtdp_per_k_z13_s * shape.node_sum * std::pow(shape.room_zones, 1.3);
+  }
   if (a == "lrh" || a == "hts") return model.rank_per_zone2_s * z2 + model.rank_per_node_s * n;  // once per point
   return 0;  // first_fit, random; lrh and hts per decision too: per node handed out (workload_cost)
 }
@@ -180,43 +187,65 @@ TraceLoader caching_trace_loader() {
 
 namespace {
 
-/// The room a point's physics uses, and the zones it has (0: none, or not built by a dense LU).
-struct RoomUse {
+/// The platform whose heat distribution a point's physics reads (its room or its matrix file) and
+/// the key the provider caches it under; none for rate-based and trace points, or without physics.
+struct HeatUse {
+  Platform platform;
   std::string key;
-  double dense_zones = 0;
 };
 
-std::optional<RoomUse> room_of(const ParamSet& p) {
+std::optional<HeatUse> heat_use_of(const ParamSet& p) {
   if (is_ratebased(p) || p.text("platform") == "trace" || p.text("thermal_model") == "none" || p.text("node_power") == "none") {
     return std::nullopt;
   }
-  const Platform platform = *platform_registry().at(p.text("platform")).make({p, {}}, TraceHint{});
-  if (!platform.has_room()) return std::nullopt;
-  const bool dense = p.text("thermal_model") != "crac_node" && p.text("heat_distribution").empty();
-  return RoomUse{heat_distribution_key(platform, p), dense ? zones_of(p, platform) : 0.0};
+  Platform platform = *platform_registry().at(p.text("platform")).make({p, {}}, TraceHint{});
+  std::string key = heat_distribution_key(platform, p);
+  return HeatUse{std::move(platform), std::move(key)};
 }
 
-/// Adds each distinct room's D build to the first point that uses it (on the ranks that own it).
-void add_room_builds(const Grid& grid, const CostModel& model, std::vector<double>& costs) {
+/// The zones of the room a point's physics builds by a dense LU (0: none, or read from a file).
+double dense_zones_of(const ParamSet& p, const Platform& platform) {
+  const bool dense = platform.has_room() && p.text("thermal_model") != "crac_node" && p.text("heat_distribution").empty();
+  return dense ? zones_of(p, platform) : 0.0;
+}
+
+}  // namespace
+
+RoomBuilds estimate_room_builds(const Grid& grid, const CostModel& model) {
+  RoomBuilds builds;
   std::set<std::string> seen;
   for (std::uint64_t i = 0; i < grid.size(); ++i) {
-    const std::optional<RoomUse> room = room_of(grid.params(i));
-    if (!room || !seen.insert(room->key).second) continue;
-    const double z = room->dense_zones;
-    if (costs[i] >= 0) costs[i] += model.per_zone3_s * z * z * z + model.per_zone2_build_s * z * z;
+    const ParamSet p = grid.params(i);
+    const std::optional<HeatUse> use = heat_use_of(p);
+    if (!use || !use->platform.has_room() || !seen.insert(use->key).second) continue;
+    const double z = dense_zones_of(p, use->platform);
+    ++builds.rooms;
+    builds.seconds += model.per_zone3_s * z * z * z + model.per_zone2_build_s * z * z;
   }
+  return builds;
 }
 
-/// Builds (and so checks) each distinct room of the grid numbered `part` modulo `parts`, so that
-/// a bad matrix file is an input error before anything runs. The provider caches what it built.
+void prepare_shared_inputs(const ParamSet& params, const TraceLoader& loader, const HeatProvider& heat) {
+  if (loader && !is_ratebased(params) && params.text("workload") == "trace" && !params.text("trace").empty()) {
+    loader(params.text("trace"));
+  }
+  if (!heat) return;
+  if (const std::optional<HeatUse> use = heat_use_of(params)) heat(use->platform, params);
+}
+
+namespace {
+
+/// Builds (and so checks) each distinct heat distribution of the grid numbered `part` modulo
+/// `parts`, so that a bad matrix file is an input error before anything runs. The provider caches
+/// what it built.
 void check_rooms(const Grid& grid, const HeatProvider& heat, std::size_t part, std::size_t parts) {
   std::map<std::string, std::size_t> seen;
   for (std::uint64_t i = 0; i < grid.size(); ++i) {
     const ParamSet p = grid.params(i);
-    if (is_ratebased(p) || p.text("platform") == "trace" || p.text("thermal_model") == "none" || p.text("node_power") == "none") continue;
-    const Platform platform = *platform_registry().at(p.text("platform")).make({p, {}}, TraceHint{});
-    const auto [it, added] = seen.try_emplace(heat_distribution_key(platform, p), seen.size());
-    if (added && it->second % parts == part) heat(platform, p);
+    const std::optional<HeatUse> use = heat_use_of(p);
+    if (!use) continue;
+    const auto [it, added] = seen.try_emplace(use->key, seen.size());
+    if (added && it->second % parts == part) heat(use->platform, p);
   }
 }
 
@@ -294,7 +323,6 @@ std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, 
     costs[i] = built.cost + policy_cost(p, built.shape, model);
   }
   read_check.finish();  // on every rank: the same verdict
-  add_room_builds(grid, model, costs);
   if (heat) check_rooms(grid, heat, part, parts);
   return costs;
 }

@@ -12,6 +12,7 @@
 #include "dcsweep/core/text.hpp"
 #include "dcsweep/sim/job_events.hpp"
 #include "dcsweep/sim/run.hpp"
+#include "dcsweep/sweep/cost.hpp"
 
 namespace dcsweep {
 namespace {
@@ -122,8 +123,12 @@ PointResult evaluate_point(const Grid& grid, std::uint64_t flat, const ResultLay
   r.rank = rank;
   r.metrics.assign(layout.metrics.size(), NAN);
   r.series.resize(layout.series.size());
-  const auto start = std::chrono::steady_clock::now();
+  auto start = std::chrono::steady_clock::now();
   try {
+    // The trace and the room's heat distribution are the rank's, shared by its points (and priced
+    // apart by the estimate): read and built before the point's clock and its time limit start.
+    prepare_shared_inputs(grid.params(flat), loader, heat);
+    start = std::chrono::steady_clock::now();
     const Report report = point_report(grid, flat, loader, heat, rate);
     for (std::size_t i = 0; i < layout.metrics.size(); ++i) r.metrics[i] = report.value(layout.metrics[i].name);
     for (const Series& s : report.series) {

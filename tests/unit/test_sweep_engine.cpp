@@ -2,17 +2,21 @@
 // chunk planner and its makespan replay, spec differences, and the utilization series.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <random>
+#include <thread>
 
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/sim/run.hpp"
 #include "dcsweep/sim/utilization.hpp"
+#include "dcsweep/sweep/cost.hpp"
 #include "dcsweep/sweep/distribution.hpp"
+#include "dcsweep/sweep/inputs.hpp"
 #include "dcsweep/sweep/journal.hpp"
 #include "dcsweep/sweep/liveness.hpp"
 #include "dcsweep/sweep/progress.hpp"
@@ -65,6 +69,43 @@ class JournalTest : public ::testing::Test {
   const std::string path_ = test::temp_path("engine.h5.journal").string();
   const JournalHeader header_{"spec.toml", "[sweep]\nseed = 3\n", "2026-11-21T00:00:00Z", 10};
 };
+
+TEST(EvaluatePoint, TheRanksTraceAndRoomAreReadAndBuiltBeforeThePointsClockStarts) {
+  // A rank's points share their trace and their room's heat distribution (cached): read and built
+  // before the first point's clock starts, they are in no point's wall_s (nor its estimate, which
+  // prices the room apart). Here both take a second more than they should, once, on this rank;
+  // the points themselves (20 jobs on 8 nodes) take milliseconds.
+  const std::string text = std::string("[sweep]\nseed = 1\n[base]\nplatform = \"room\"\nroom_rows = 1\n") +
+                           "room_racks_per_row = 2\nroom_nodes_per_rack = 4\ntrace = \"" + DCSWEEP_SOURCE_DIR +
+                           "/inputs/traces/KTH-SP2-1996-2.1-cln.swf\"\njobs = 20\nscale_to_platform = true\n"
+                           "[axes]\nallocator = [\"first_fit\", \"random\"]\n";
+  const SweepSpec spec = parse_spec(text, "s.toml", simulation_catalog());
+  const Grid grid(spec, simulation_catalog());
+  const ResultLayout layout = ResultLayout::of_grid(grid);
+  int reads = 0, builds = 0;
+  const TraceLoader traces = caching_trace_loader();
+  const TraceLoader loader = [&](const std::string& path) {
+    if (reads++ == 0) std::this_thread::sleep_for(std::chrono::seconds(1));
+    return traces(path);
+  };
+  const HeatProvider rooms = caching_heat_provider();
+  const HeatProvider heat = [&](const Platform& platform, const ParamSet& params) {
+    if (builds++ == 0) std::this_thread::sleep_for(std::chrono::seconds(1));
+    return rooms(platform, params);
+  };
+  for (std::uint64_t flat = 0; flat < grid.size(); ++flat) {
+    const PointResult r = evaluate_point(grid, flat, layout, loader, heat, 0, nullptr);
+    EXPECT_EQ(r.status, PointStatus::ok) << r.error;
+    EXPECT_LT(r.wall_s, 0.5) << "point " << flat;
+  }
+  EXPECT_GE(reads, 1);
+  EXPECT_GE(builds, 1);
+  const std::vector<double> costs = estimate_costs(grid, caching_trace_loader());
+  const RoomBuilds room = estimate_room_builds(grid);
+  EXPECT_EQ(room.rooms, 1u);
+  EXPECT_GT(room.seconds, 0.0);
+  EXPECT_LT(costs[0], 0.1);
+}
 
 TEST_F(JournalTest, KeepsHeaderAndResultsAcrossReopen) {
   {

@@ -14,11 +14,12 @@
 namespace dcsweep {
 
 /// mm's or genalg's decisions (sweep/cost.cpp): on a torus most centres are scored from the
-/// ideal shape, on a mesh whose balls cross its edges every centre is walked.
+/// ideal shape or from plane tables and dropped by a bound, on a mesh whose balls cross its edges
+/// every centre is walked.
 struct NearestCost {
   double mesh_per_node_k_s;     ///< on a mesh: x N x k
   double torus_per_node_s;      ///< on a torus: x N
-  double torus_per_node_k08_s;  ///< and x N x k^0.8
+  double torus_per_node_k04_s;  ///< and x N x k^0.4
 };
 
 struct CostModel {
@@ -41,23 +42,25 @@ struct CostModel {
   // Allocators, per decision (one per job): fitted to bench_decisions on CEA-Curie from job
   // 10,500 on meng40, oxley1080, oxley4320 and intrepid (docs/performance.md), within 3 x of each.
   double mc1x1_per_node_s = 1.4e-8;       ///< x N
-  NearestCost mm{3.4e-8, 2.5e-8, 1.3e-8};
-  NearestCost genalg{2.6e-8, 1.2e-8, 7.5e-9};
+  NearestCost mm{3.4e-8, 5.3e-8, 6.0e-8};  // torus: intrepid, 2,000 jobs (29 s)
+  NearestCost genalg{2.6e-8, 0.0, 3.8e-8};  // torus: intrepid, 2,000 jobs (16 s)
   double bqp_per_k07_n02_s = 7.9e-5;      ///< x k^0.7 x N^0.2: the heuristic on a large room (fitted)
   double bqp_small_per_node_s = 5e-8;     ///< x N, a machine of at most 2 x bqp_exact_max_nodes
   double mpit_per_zone2_s = 3e-9;         ///< x zones^2: the LP (joint's too)
   double mpit_per_node_s = 1.4e-9;        ///< x N: reading the machine (joint's too)
   double joint_per_k2_s = 9e-9;           ///< x k^2: a shell per MPIT node, its peak (k < 1,024)
   double joint_inner_per_k_zone2_s = 2e-9;  ///< x k zones^2: k >= 1,024, each shell bounded first
-  // rooms of > 256 zones (oxley1080: 0.45 / 0.7 s, oxley4320: 20 / 35 s for 2,000 jobs): the LP's
-  // rows generated, each move after rounding over up to pools^2 pairs, a shell's bound per centre
-  double mpit_many_zones_per_k08_z21_s = 2.2e-11;  ///< x k^0.8 x zones^2.1 (fitted)
-  double joint_many_zones_per_k2_z05_s = 2e-9;     ///< x k^2 x zones^0.5, on top of mpit's
+  // rooms of > 256 zones (oxley1080: 0.46 / 0.91 s, oxley4320: 18 / 44 s for 2,000 jobs): the LP's
+  // rows generated, each move after rounding over up to pools^2 pairs, a shell's bound per centre;
+  // the first decision of a point sets up the LP and D's copies (oxley1080 45 ms, oxley4320 1.1-1.5 s)
+  double mpit_many_zones_setup_per_z23_s = 5e-9;   ///< x zones^2.3, once per point
+  double mpit_many_zones_per_k08_z21_s = 2e-11;    ///< x k^0.8 x zones^2.1 (fitted)
+  double joint_many_zones_per_k2_z_s = 1.1e-10;    ///< x k^2 x zones, on top of mpit's
   double mtdp_per_node_s = 4e-9;          ///< x N: grouping the free nodes
   // lrh and hts rank the nodes once per point from D (alloc-scale grid: oxley4320 50 ms, intrepid 13 ms)
   double rank_per_zone2_s = 2.7e-9;       ///< x zones^2: D's column sums (lrh), D times the busy powers (hts)
   double rank_per_node_s = 3e-7;          ///< x N: the scores and their sort
-  double mtdp_per_k_zone2_s = 5e-12;      ///< x k x zones^2: each node scores the zone classes (most bounded)
+  double mtdp_per_k_z13_s = 1.9e-9;  ///< x k x zones^1.3: a node scores the zone classes, most bounded (fitted)
   double per_sp_eir_lp_zone2_s = 2.6e-7;  ///< sp_eir: one LP per distinct (busy, on) count (asu50: 0.65 ms)
   // model = ratebased points (sim/ratebased.hpp): gene = one (core, task type) pair
   double rate_greedy_per_gene_s = 2e-8;     ///< greedy (Alg. 2)
@@ -77,8 +80,25 @@ struct CostModel {
 /// the other points are -1: the ranks of a sweep share the estimate and combine it with a max.
 /// With `heat`, each distinct room (its share of them) is also built through it, so that a bad
 /// heat_distribution or recirculation file is reported here, and the built D is cached for later.
+/// A point's cost leaves out what the rank's points share: a rank reads each trace and builds each
+/// room's heat distribution once, before the first of its points that needs it starts its clock
+/// (prepare_shared_inputs), so /points/wall_s leaves them out too; estimate_room_builds prices
+/// the rooms.
 std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, const CostModel& model = {},
                                    std::size_t part = 0, std::size_t parts = 1, const HeatProvider& heat = {});
+
+/// The distinct rooms of a grid's (trace model) points and the seconds to build each once (its
+/// heat distribution by a dense LU): a run pays this on every rank that runs points of the room.
+struct RoomBuilds {
+  std::size_t rooms = 0;
+  double seconds = 0;
+};
+RoomBuilds estimate_room_builds(const Grid& grid, const CostModel& model = {});
+
+/// What a rank's points share, made ready for a point through the caching `loader` and `heat`:
+/// its trace, read, and the heat distribution its physics reads (its room's or its matrix
+/// file's), built; nothing for what a point does not use.
+void prepare_shared_inputs(const ParamSet& params, const TraceLoader& loader, const HeatProvider& heat);
 
 /// What a sweep will write, estimated from the workloads' spans: each point's metrics, and its
 /// series (span / series_interval_s samples of time and value, per series).
