@@ -34,7 +34,7 @@ struct Choice {
 /// are the same integers as pair by pair, so every decision is too.
 class Heuristic {
  public:
-  explicit Heuristic(const BqpProblem& p) : p_(p), size_(p.size()), w_(p.pair_weight), in_(std::size_t(size_)) {
+  explicit Heuristic(const BqpProblem& p) : p_(p), size_(p.size()), w_(p.pair_weight) {
     for (int d = 0; d < 3; ++d) {
       std::int32_t extent = 1;
       for (const auto& c : p.coordinate) extent = std::max(extent, c[d] + 1);
@@ -49,11 +49,16 @@ class Heuristic {
       if (rows_.empty() || c[0] != p.coordinate[std::size_t(rows_.back().begin)][0] ||
           c[1] != p.coordinate[std::size_t(rows_.back().begin)][1]) {
         rows_.push_back({x, x, std::numeric_limits<double>::infinity()});
+        row_axis_[0].push_back(c[0]);
+        row_axis_[1].push_back(c[1]);
       }
       Row& row = rows_.back();
       row.end = x + 1;
       row.linear_min = std::min(row.linear_min, p.linear[std::size_t(x)]);
     }
+    row_bound_.resize(rows_.size());
+    row_seen_.resize(rows_.size());
+    across_.resize(rows_.size());
   }
 
   Choice greedy(std::int32_t seed) {
@@ -61,18 +66,28 @@ class Heuristic {
     Choice c{p_.linear[std::size_t(seed)], {}};
     add(seed, c.nodes);
     while (std::int32_t(c.nodes.size()) < p_.pick) {
+      // The least marginal, ties to the lowest index. Each row's lower bound first; the row of
+      // the least bound is scanned first (its best is usually the step's), then every row in
+      // candidate order whose bound can still reach the best so far. A row's bound is the larger
+      // of: its least linear cost and hops; and, marginals only growing as nodes are added, its
+      // least linear cost + hops along the last axis when it was last scanned, plus its hops along
+      // the first two now (less a margin for rounding).
+      const std::int64_t least_z = *std::min_element(table_[2].begin(), table_[2].end());
+      std::size_t first = 0;
+      for (std::size_t r = 0; r < rows_.size(); ++r) {
+        const Row& row = rows_[r];
+        const std::int64_t across = table_[0][std::size_t(row_axis_[0][r])] + table_[1][std::size_t(row_axis_[1][r])];
+        across_[r] = across;
+        const double a = w_ * double(across), seen = row_seen_[r] + a;
+        row_bound_[r] = std::max(row.linear_min + w_ * double(across + least_z),
+                                 seen - 1e-9 * (std::abs(row_seen_[r]) + a));
+        if (row_bound_[r] < row_bound_[first]) first = r;
+      }
       std::int32_t best = -1;
       double best_v = std::numeric_limits<double>::infinity();
-      const std::int64_t least_z = *std::min_element(table_[2].begin(), table_[2].end());
-      for (const Row& row : rows_) {  // in candidate order; a row that cannot win is skipped
-        const std::int64_t across = table_[0][std::size_t(axis_[0][std::size_t(row.begin)])] +
-                                    table_[1][std::size_t(axis_[1][std::size_t(row.begin)])];
-        if (row.linear_min + w_ * double(across + least_z) >= best_v) continue;
-        for (std::int32_t x = row.begin; x < row.end; ++x) {
-          if (in_[std::size_t(x)]) continue;
-          const double v = marginal(x);
-          if (v < best_v) best_v = v, best = x;
-        }
+      scan_row(first, best, best_v);
+      for (std::size_t r = 0; r < rows_.size(); ++r) {
+        if (r != first && row_bound_[r] <= best_v) scan_row(r, best, best_v);
       }
       c.cost += best_v;
       add(best, c.nodes);
@@ -89,8 +104,9 @@ class Heuristic {
       double best_delta = -tolerance;
       std::size_t out = 0;
       std::int32_t in = -1;
+      // Every candidate's marginal, infinite for the chosen ones (never swapped in).
       marginal_.resize(std::size_t(size_));
-      for (std::int32_t b = 0; b < size_; ++b) marginal_[std::size_t(b)] = marginal(b);
+      for (std::int32_t b = 0; b < size_; ++b) marginal_[std::size_t(b)] = lin_[std::size_t(b)] + w_ * double(attach(b));
       row_least_.clear();
       for (const Row& row : rows_) {
         row_least_.push_back(*std::min_element(marginal_.begin() + row.begin, marginal_.begin() + row.end));
@@ -100,15 +116,17 @@ class Heuristic {
         const double leave = marginal(a);  // attach(a) holds the hops to the others (hops(a, a) = 0)
         distances_from(a);
         const std::int64_t farthest_z = *std::max_element(from_[2].begin(), from_[2].end());
+        const std::int64_t *f0 = from_[0].data(), *f1 = from_[1].data(), *f2 = from_[2].data();
+        const std::int32_t *r0 = row_axis_[0].data(), *r1 = row_axis_[1].data(), *z = axis_[2].data();
         for (std::size_t r = 0; r < rows_.size(); ++r) {  // a row whose best swap cannot win is skipped
+          row_bound_[r] = row_least_[r] - w_ * double(f0[r0[r]] + f1[r1[r]] + farthest_z) - leave;
+        }
+        for (std::size_t r = 0; r < rows_.size(); ++r) {
+          if (row_bound_[r] >= best_delta) continue;
           const Row& row = rows_[r];
-          const std::int64_t across = from_[0][std::size_t(axis_[0][std::size_t(row.begin)])] +
-                                      from_[1][std::size_t(axis_[1][std::size_t(row.begin)])];
-          if (row_least_[r] - w_ * double(across + farthest_z) - leave >= best_delta) continue;
+          const std::int64_t across = f0[r0[r]] + f1[r1[r]];
           for (std::int32_t b = row.begin; b < row.end; ++b) {
-            if (in_[std::size_t(b)]) continue;
-            const std::int64_t hops = across + from_[2][std::size_t(axis_[2][std::size_t(b)])];
-            const double delta = marginal_[std::size_t(b)] - w_ * double(hops) - leave;
+            const double delta = marginal_[std::size_t(b)] - w_ * double(across + f2[z[b]]) - leave;
             if (delta < best_delta) best_delta = delta, out = i, in = b;
           }
         }
@@ -121,6 +139,24 @@ class Heuristic {
   }
 
  private:
+  /// Row r's candidates not chosen (chosen ones have an infinite linear cost in lin_) against the
+  /// least marginal so far, ties to the lower index.
+  /// Also row_seen_[r]: the least linear cost + hops along the last axis over the row now.
+  void scan_row(std::size_t r, std::int32_t& best, double& best_v) {
+    const Row& row = rows_[r];
+    const std::int64_t across = across_[r];
+    const std::int64_t* t2 = table_[2].data();
+    const std::int32_t* z = axis_[2].data();
+    const double* lin = lin_.data();
+    double seen = std::numeric_limits<double>::infinity();
+    for (std::int32_t x = row.begin; x < row.end; ++x) {
+      const double v = lin[x] + w_ * double(across + t2[z[x]]);
+      seen = std::min(seen, lin[x] + w_ * double(t2[z[x]]));
+      if (v < best_v || (v == best_v && x < best)) best_v = v, best = x;
+    }
+    row_seen_[r] = seen;
+  }
+
   std::int64_t attach(std::int32_t x) const {
     return table_[0][std::size_t(axis_[0][std::size_t(x)])] + table_[1][std::size_t(axis_[1][std::size_t(x)])] +
            table_[2][std::size_t(axis_[2][std::size_t(x)])];
@@ -145,22 +181,23 @@ class Heuristic {
 
   void reset(std::span<const std::int32_t> nodes) {
     for (auto& table : table_) std::fill(table.begin(), table.end(), 0);
-    std::fill(in_.begin(), in_.end(), false);
+    lin_ = p_.linear;
+    for (std::size_t r = 0; r < rows_.size(); ++r) row_seen_[r] = rows_[r].linear_min;
     std::vector<std::int32_t> scratch;
     for (const std::int32_t a : nodes) add(a, scratch);
   }
 
   void add(std::int32_t a, std::vector<std::int32_t>& nodes) {
-    in_[std::size_t(a)] = true;
+    lin_[std::size_t(a)] = std::numeric_limits<double>::infinity();
     attach_tables(a, 1);
     nodes.push_back(a);
   }
 
   void swap(std::vector<std::int32_t>& nodes, std::size_t out, std::int32_t in) {
     const std::int32_t a = nodes[out];
-    in_[std::size_t(a)] = false;
+    lin_[std::size_t(a)] = p_.linear[std::size_t(a)];
     attach_tables(a, -1);
-    in_[std::size_t(in)] = true;
+    lin_[std::size_t(in)] = std::numeric_limits<double>::infinity();
     attach_tables(in, 1);
     nodes[out] = in;
   }
@@ -178,8 +215,12 @@ class Heuristic {
     double linear_min;
   };
   std::vector<Row> rows_;
+  std::array<std::vector<std::int32_t>, 2> row_axis_;  ///< each row's coordinates along the first two axes
   std::vector<double> row_least_;  ///< polish: the least marginal per row, once per pass
-  std::vector<bool> in_;  // (bytes trip a false stringop-overflow warning of GCC 12)
+  std::vector<double> lin_;        ///< linear cost per candidate, infinite for the chosen ones
+  std::vector<double> row_bound_;  ///< greedy: per row, a lower bound of its marginals
+  std::vector<double> row_seen_;   ///< greedy: per row, its least linear + w hops along the last axis when last scanned
+  std::vector<std::int64_t> across_;  ///< greedy: per row, its hops along the first two axes
 };
 
 std::vector<std::int32_t> seeds(const BqpProblem& p) {

@@ -234,6 +234,37 @@ TEST(BqpHeuristic, EqualsTheStraightforwardVersionOnMeshesAndToriLargeAndSmall) 
   }
 }
 
+TEST(BqpHeuristic, EqualsTheStraightforwardVersionForLargeJobsOnRowsOfCandidates) {
+  // As the allocator builds them: candidates in node id order, so that the free nodes of a line
+  // along the last axis form a row (whose bounds the greedy and the swaps use to skip it), jobs of
+  // 65 to 400 nodes (the swaps' bounds bind, the pairs' hops are summed by axis), ties or none,
+  // one in four with equal linear costs (every greedy step a tie between rows).
+  RngStream rng({31, 0, 0}, StreamPurpose::allocator);
+  for (int i = 0; i < 16; ++i) {
+    const bool torus = i % 2 == 1;
+    const std::array<std::int32_t, 3> dims{6, 10, 32};
+    const auto size = static_cast<std::int32_t>(rng.integer(800, 1800));
+    const auto pick = static_cast<std::int32_t>(rng.integer(65, 400));
+    BqpProblem p = random_problem(rng, dims, size, pick, rng.uniform(0.2, 3) / pick, 1.0, torus);
+    std::vector<std::size_t> order(p.coordinate.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p.coordinate[a] < p.coordinate[b]; });
+    BqpProblem sorted = p;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      sorted.coordinate[k] = p.coordinate[order[k]];
+      sorted.linear[k] = i % 3 == 0 ? std::round(p.linear[order[k]]) : p.linear[order[k]];
+      if (i % 4 == 2) sorted.linear[k] = 1;  // ties of equal hops between rows: the lower index wins
+    }
+    const Choice fast = bqp_solve_heuristic(sorted);
+    EXPECT_EQ(fast, straightforward_heuristic(sorted)) << "problem " << i;
+    std::int64_t pairs = 0;
+    for (std::size_t a = 0; a < fast.size(); ++a) {
+      for (std::size_t b = a + 1; b < fast.size(); ++b) pairs += sorted.hops(fast[a], fast[b]);
+    }
+    EXPECT_EQ(sorted.pair_hops(fast), pairs) << "problem " << i;
+  }
+}
+
 TEST(BqpLaw, MoreBetaNeverRaisesTheCoolingTermMoreAlphaNeverRaisesTheCommTerm) {
   // Exchange argument: x1 optimal for b1, x2 for b2 > b1 give (b2 - b1)(cool2 - cool1) <= 0.
   RngStream rng({10, 0, 0}, StreamPurpose::allocator);

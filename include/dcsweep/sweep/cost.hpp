@@ -44,7 +44,7 @@ struct CostModel {
   double mc1x1_per_node_s = 1.4e-8;       ///< x N
   NearestCost mm{3.4e-8, 5.3e-8, 6.0e-8};  // torus: intrepid, 2,000 jobs (29 s)
   NearestCost genalg{2.6e-8, 0.0, 3.8e-8};  // torus: intrepid, 2,000 jobs (16 s)
-  double bqp_per_k07_n02_s = 7.9e-5;      ///< x k^0.7 x N^0.2: the heuristic on a large room (fitted)
+  double bqp_per_k07_n02_s = 4.3e-5;      ///< x k^0.7 x N^0.2: the heuristic on a large room (fitted: oxley1080, oxley4320, intrepid)
   double bqp_small_per_node_s = 5e-8;     ///< x N, a machine of at most 2 x bqp_exact_max_nodes
   double mpit_per_zone2_s = 3e-9;         ///< x zones^2: the LP (joint's too)
   double mpit_per_node_s = 1.4e-9;        ///< x N: reading the machine (joint's too)
