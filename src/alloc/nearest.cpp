@@ -175,6 +175,7 @@ struct NearestSearch::Impl {
   std::vector<std::int32_t> l1_start_;     ///< l1_start_[rho]: first index of l1_order_ at L1 length rho
   std::vector<std::uint16_t> row_count_;   ///< build_ball_tables' scratch
   std::vector<std::int32_t> inside_, ring_;  ///< ball_score's scratch, by x offset + R
+  std::vector<std::int64_t> window_;         ///< ball_score's scratch: counts by offset in a window
   std::array<AxisHistogram, 3> ball_axes_;  ///< ball_score's scratch
 };
 
@@ -600,6 +601,17 @@ std::int64_t min_torus_attach(const std::vector<std::int64_t>& count) {
   return best;
 }
 
+/// Sum over pairs of counted nodes of |i - j|, count[i] the nodes at i in [0, n): a line, or a
+/// torus window whose ends are at most half the axis apart (there the distances agree). O(n).
+std::int64_t window_pairs(const std::int64_t* count, std::int32_t n) {
+  std::int64_t total = 0, nodes = 0, moment = 0;
+  for (std::int32_t j = 0; j < n; ++j) {
+    total += count[j] * (j * nodes - moment);
+    nodes += count[j], moment += j * count[j];
+  }
+  return total;
+}
+
 }  // namespace
 
 /// The least radius whose tables the decision builds: balls of volume 3 k / (free share), enough
@@ -707,16 +719,20 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
   }
   last_radius_ = R;
   const std::int32_t m = k - inside;  // taken from the shell at R
-  // Along x: B, and the shell's first m free nodes plane by plane in x order.
+  // Along x: B, and the shell's first m free nodes plane by plane in x order. Pairs within a
+  // window of offsets at most half the axis apart are as far apart as on a line (window_pairs).
   std::vector<std::int64_t>& cx = ball_axes_[0].count;
   std::fill(cx.begin(), cx.end(), 0);
   std::int32_t left = m;
-  for (std::int32_t o = std::max(lo_[0], -R); o <= std::min(hi_x, R); ++o) {
+  const std::int32_t x_lo = std::max(lo_[0], -R), x_hi = std::min(hi_x, R);
+  window_.resize(std::size_t(std::max(2 * R + 1, 1)));
+  for (std::int32_t o = x_lo; o <= x_hi; ++o) {
     const std::int32_t take = std::min(ring_[std::size_t(o + R)], left);
-    cx[std::size_t(along_x[o])] = inside_[std::size_t(o + R)] + take;
+    cx[std::size_t(along_x[o])] = window_[std::size_t(o - x_lo)] = inside_[std::size_t(o + R)] + take;
     left -= take;
   }
-  const std::int64_t x = axis_pair_distance_sum(ball_axes_[0]);
+  const std::int64_t x = 2 * (x_hi - x_lo) <= grid_.dims()[0] ? window_pairs(window_.data(), x_hi - x_lo + 1)
+                                                               : axis_pair_distance_sum(ball_axes_[0]);
   std::int64_t score = x;
   if (score >= bound) return score;
   // Along y and z: B only (the shell's nodes add at least their least hops to B).
@@ -724,10 +740,12 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
     std::vector<std::int64_t>& count = ball_axes_[std::size_t(d)].count;
     std::fill(count.begin(), count.end(), 0);
     const std::int32_t* along = shifted_[std::size_t(d)].data() + grid_.dims()[d] + centre[d];
-    for (std::int32_t o = std::max(lo_[d], 1 - R); o <= std::min(lo_[d] + span_[d] - 1, R - 1); ++o) {
-      count[std::size_t(along[o])] = plane_ball(d, along[o], R - 1 - std::abs(o), centre);
+    const std::int32_t o_lo = std::max(lo_[d], 1 - R), o_hi = std::min(lo_[d] + span_[d] - 1, R - 1);
+    for (std::int32_t o = o_lo; o <= o_hi; ++o) {
+      count[std::size_t(along[o])] = window_[std::size_t(o - o_lo)] = plane_ball(d, along[o], R - 1 - std::abs(o), centre);
     }
-    score += axis_pair_distance_sum(ball_axes_[std::size_t(d)]);
+    score += 2 * (o_hi - o_lo) <= grid_.dims()[d] ? window_pairs(window_.data(), o_hi - o_lo + 1)
+                                                  : axis_pair_distance_sum(ball_axes_[std::size_t(d)]);
     if (score >= bound) return score;
   }
   const std::int64_t lower = score + std::int64_t{m} * (min_torus_attach(ball_axes_[1].count) + min_torus_attach(ball_axes_[2].count));
