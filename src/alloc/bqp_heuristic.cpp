@@ -56,6 +56,7 @@ class Heuristic {
       row.end = x + 1;
       row.linear_min = std::min(row.linear_min, p.linear[std::size_t(x)]);
     }
+    nonnegative_ = p.pair_weight >= 0 && std::all_of(p.linear.begin(), p.linear.end(), [](double c) { return c >= 0; });
     row_bound_.resize(rows_.size());
     row_seen_.resize(rows_.size());
     across_.resize(rows_.size());
@@ -69,18 +70,20 @@ class Heuristic {
       // The least marginal, ties to the lowest index. Each row's lower bound first; the row of
       // the least bound is scanned first (its best is usually the step's), then every row in
       // candidate order whose bound can still reach the best so far. A row's bound is the larger
-      // of: its least linear cost and hops; and, marginals only growing as nodes are added, its
-      // least linear cost + hops along the last axis when it was last scanned, plus its hops along
-      // the first two now (less a margin for rounding).
+      // of: its least linear cost and hops; and (costs non-negative), marginals only growing as
+      // nodes are added, its least linear cost + hops along the last axis when it was last
+      // scanned, plus its hops along the first two now (less a margin for rounding).
       const std::int64_t least_z = *std::min_element(table_[2].begin(), table_[2].end());
       std::size_t first = 0;
       for (std::size_t r = 0; r < rows_.size(); ++r) {
         const Row& row = rows_[r];
         const std::int64_t across = table_[0][std::size_t(row_axis_[0][r])] + table_[1][std::size_t(row_axis_[1][r])];
         across_[r] = across;
-        const double a = w_ * double(across), seen = row_seen_[r] + a;
-        row_bound_[r] = std::max(row.linear_min + w_ * double(across + least_z),
-                                 seen - 1e-9 * (std::abs(row_seen_[r]) + a));
+        row_bound_[r] = row.linear_min + w_ * double(across + least_z);
+        if (nonnegative_) {  // (with negative linear costs rounding could outgrow the margin)
+          const double a = w_ * double(across), seen = row_seen_[r] + a;
+          row_bound_[r] = std::max(row_bound_[r], seen - 1e-9 * (row_seen_[r] + a));
+        }
         if (row_bound_[r] < row_bound_[first]) first = r;
       }
       std::int32_t best = -1;
@@ -218,6 +221,7 @@ class Heuristic {
   std::array<std::vector<std::int32_t>, 2> row_axis_;  ///< each row's coordinates along the first two axes
   std::vector<double> row_least_;  ///< polish: the least marginal per row, once per pass
   std::vector<double> lin_;        ///< linear cost per candidate, infinite for the chosen ones
+  bool nonnegative_ = true;        ///< every linear cost and the pair weight >= 0
   std::vector<double> row_bound_;  ///< greedy: per row, a lower bound of its marginals
   std::vector<double> row_seen_;   ///< greedy: per row, its least linear + w hops along the last axis when last scanned
   std::vector<std::int64_t> across_;  ///< greedy: per row, its hops along the first two axes

@@ -238,7 +238,8 @@ TEST(BqpHeuristic, EqualsTheStraightforwardVersionForLargeJobsOnRowsOfCandidates
   // As the allocator builds them: candidates in node id order, so that the free nodes of a line
   // along the last axis form a row (whose bounds the greedy and the swaps use to skip it), jobs of
   // 65 to 400 nodes (the swaps' bounds bind, the pairs' hops are summed by axis), ties or none,
-  // one in four with equal linear costs (every greedy step a tie between rows).
+  // one in four with equal linear costs (every greedy step a tie between rows), one in four with
+  // costs of both signs.
   RngStream rng({31, 0, 0}, StreamPurpose::allocator);
   for (int i = 0; i < 16; ++i) {
     const bool torus = i % 2 == 1;
@@ -254,6 +255,7 @@ TEST(BqpHeuristic, EqualsTheStraightforwardVersionForLargeJobsOnRowsOfCandidates
       sorted.coordinate[k] = p.coordinate[order[k]];
       sorted.linear[k] = i % 3 == 0 ? std::round(p.linear[order[k]]) : p.linear[order[k]];
       if (i % 4 == 2) sorted.linear[k] = 1;  // ties of equal hops between rows: the lower index wins
+      if (i % 4 == 1) sorted.linear[k] -= 1.6;  // negative costs too (a D with negative entries)
     }
     const Choice fast = bqp_solve_heuristic(sorted);
     EXPECT_EQ(fast, straightforward_heuristic(sorted)) << "problem " << i;

@@ -241,6 +241,25 @@ TEST(Nearest, BallScoresEqualStraightforwardOnHalfBusyToriOfOddAndEvenSides) {
     }
   }
   EXPECT_GE(cases, 60);
+  // One search over a run of decisions (its tables and its last radius carried from one to the
+  // next), jobs starting and ending, against the straightforward definition each time.
+  for (const NearestKind nearest : {NearestKind::mm, NearestKind::genalg}) {
+    const Platform p = network(NetworkKind::torus, {9, 8, 7});
+    NearestSearch search(p);
+    Machine m(p.node_count);
+    std::vector<Nodes> running;
+    for (int decision = 0; decision < 14; ++decision) {
+      while (running.size() > 3 || m.free_count() < 180) {  // 504 nodes
+        m.release(running.front());
+        running.erase(running.begin());
+      }
+      const auto k = static_cast<std::int32_t>(rng.integer(64, 180));
+      Nodes got = search.allocate(nearest, m, k);
+      ASSERT_EQ(got, nearest_allocate_reference(nearest, p, m, k)) << nearest_name(nearest) << " decision " << decision;
+      m.occupy(got);
+      running.push_back(std::move(got));
+    }
+  }
   // A 12^3 torus busy in a 9^3 cube: the tables reach balls of about 3 k / (free share) nodes,
   // so mm's centres deep in the cube (their 64 nearest free nodes 7 away) are scored as before.
   {

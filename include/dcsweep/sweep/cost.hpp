@@ -80,10 +80,11 @@ struct CostModel {
 /// the other points are -1: the ranks of a sweep share the estimate and combine it with a max.
 /// With `heat`, each distinct room (its share of them) is also built through it, so that a bad
 /// heat_distribution or recirculation file is reported here, and the built D is cached for later.
-/// A point's cost leaves out what the rank's points share: a rank reads each trace and builds each
-/// room's heat distribution once, before the first of its points that needs it starts its clock
-/// (prepare_shared_inputs), so /points/wall_s leaves them out too; estimate_room_builds prices
-/// the rooms.
+/// A (model = trace) point's cost leaves out what the rank's points share: a rank reads each
+/// trace and builds each room's heat distribution once, before the first of its points that
+/// needs it starts its clock (prepare_shared_inputs), so /points/wall_s leaves them out too;
+/// estimate_room_builds prices the rooms. (A model = ratebased point's first use of a room on a
+/// rank builds it inside the point, and its cost holds that: rate_room_per_zone2_s.)
 std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, const CostModel& model = {},
                                    std::size_t part = 0, std::size_t parts = 1, const HeatProvider& heat = {});
 

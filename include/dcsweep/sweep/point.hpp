@@ -27,7 +27,7 @@ struct PointResult {
   std::uint64_t flat = 0;
   PointStatus status = PointStatus::pending;
   std::string error;             ///< empty when ok
-  double wall_s = 0;             ///< this point's seconds (not its rank's trace read, room build)
+  double wall_s = 0;             ///< this point's seconds (not its rank's trace read, room build: model = trace)
   std::int32_t rank = 0;         ///< the rank that computed it
   std::vector<double> metrics;   ///< in ResultLayout::metrics order; NaN when not reported
   std::vector<SeriesData> series;  ///< in ResultLayout::series order
