@@ -79,6 +79,10 @@ Matrix parse_market(std::string_view text, const std::string& name) {
   if (!size_line || rows <= 0 || cols <= 0 || rows > kMaxMatrixDimension || cols > kMaxMatrixDimension || entries < 0) {
     throw InputError(size_where + ": bad size line");
   }
+  if (symmetry == "symmetric" && rows != cols) {  // (its mirrored entries would fall outside)
+    throw InputError(size_where + ": a symmetric matrix must be square, the size line says " + std::to_string(rows) +
+                     " x " + std::to_string(cols));
+  }
   // The matrix is held dense: refuse sizes no room of dcsweep uses before allocating them, and
   // counts the file itself cannot hold (a short file must not claim gigabytes).
   if (rows * cols > kMaxMatrixEntries) {

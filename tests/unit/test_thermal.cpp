@@ -145,6 +145,10 @@ TEST(MatrixFiles, ErrorsNameTheFileLineAndProblem) {
             "m.mtx:3: index (3, 1) outside 2 x 2");
   EXPECT_EQ(input_error([] { parse_matrix("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n% c\n", "m.mtx"); }),
             "m.mtx: 1 entries, the size line says 2");
+  // Found by fuzz_matrix: a symmetric matrix that is not square wrote its mirrored entries outside
+  // the matrix (heap corruption under ASan).
+  EXPECT_EQ(input_error([] { parse_matrix("%%MatrixMarket matrix coordinate real symmetric\n3 2 1\n3 1 1\n", "m.mtx"); }),
+            "m.mtx:2: a symmetric matrix must be square, the size line says 3 x 2");
   // Found by fuzz_matrix: a short file that claims a huge matrix must be refused before the dense
   // matrix is allocated (5014 x 52371 doubles is 2 GB).
   EXPECT_EQ(input_error([] { parse_matrix("%%MatrixMarket matrix coordinate real general\n5014 52371 3\n1 1 1\n", "m.mtx"); }),
