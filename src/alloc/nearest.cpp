@@ -601,17 +601,6 @@ std::int64_t min_torus_attach(const std::vector<std::int64_t>& count) {
   return best;
 }
 
-/// Sum over pairs of counted nodes of |i - j|, count[i] the nodes at i in [0, n): a line, or a
-/// torus window whose ends are at most half the axis apart (there the distances agree). O(n).
-std::int64_t window_pairs(const std::int64_t* count, std::int32_t n) {
-  std::int64_t total = 0, nodes = 0, moment = 0;
-  for (std::int32_t j = 0; j < n; ++j) {
-    total += count[j] * (j * nodes - moment);
-    nodes += count[j], moment += j * count[j];
-  }
-  return total;
-}
-
 }  // namespace
 
 /// The least radius whose tables the decision builds: balls of volume 3 k / (free share), enough
@@ -720,7 +709,7 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
   last_radius_ = R;
   const std::int32_t m = k - inside;  // taken from the shell at R
   // Along x: B, and the shell's first m free nodes plane by plane in x order. Pairs within a
-  // window of offsets at most half the axis apart are as far apart as on a line (window_pairs).
+  // window of offsets at most half the axis apart are as far apart as on a line.
   std::vector<std::int64_t>& cx = ball_axes_[0].count;
   std::fill(cx.begin(), cx.end(), 0);
   std::int32_t left = m;
@@ -731,7 +720,7 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
     cx[std::size_t(along_x[o])] = window_[std::size_t(o - x_lo)] = inside_[std::size_t(o + R)] + take;
     left -= take;
   }
-  const std::int64_t x = 2 * (x_hi - x_lo) <= grid_.dims()[0] ? window_pairs(window_.data(), x_hi - x_lo + 1)
+  const std::int64_t x = 2 * (x_hi - x_lo) <= grid_.dims()[0] ? line_pair_distance_sum({window_.data(), std::size_t(x_hi - x_lo + 1)})
                                                                : axis_pair_distance_sum(ball_axes_[0]);
   std::int64_t score = x;
   if (score >= bound) return score;
@@ -744,7 +733,7 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
     for (std::int32_t o = o_lo; o <= o_hi; ++o) {
       count[std::size_t(along[o])] = window_[std::size_t(o - o_lo)] = plane_ball(d, along[o], R - 1 - std::abs(o), centre);
     }
-    score += 2 * (o_hi - o_lo) <= grid_.dims()[d] ? window_pairs(window_.data(), o_hi - o_lo + 1)
+    score += 2 * (o_hi - o_lo) <= grid_.dims()[d] ? line_pair_distance_sum({window_.data(), std::size_t(o_hi - o_lo + 1)})
                                                   : axis_pair_distance_sum(ball_axes_[std::size_t(d)]);
     if (score >= bound) return score;
   }

@@ -1,24 +1,10 @@
 #include "dcsweep/platform/network.hpp"
 
 #include <algorithm>
-#include <array>
 #include <stdexcept>
 
 namespace dcsweep {
 namespace {
-
-/// Mesh: sweeping values upwards, each new node at v is |v - u| from every node u below it, so
-/// it adds cnt_below x v - sum_below.
-std::int64_t mesh_sum(const std::vector<std::int64_t>& count) {
-  std::int64_t total = 0, below = 0, below_sum = 0;
-  for (std::size_t v = 0; v < count.size(); ++v) {
-    const auto value = static_cast<std::int64_t>(v);
-    total += count[v] * (below * value - below_sum);
-    below += count[v];
-    below_sum += count[v] * value;
-  }
-  return total;
-}
 
 /// Torus of length L (count.size() == L): a pair whose circular offset from a to b is d in
 /// [1, h], h = (L - 1) / 2, is d apart and counted from a only; with L even the pairs L / 2 apart
@@ -52,7 +38,20 @@ std::int64_t axis_pair_distance_sum(const AxisHistogram& axis) {
   if (axis.wrap > 0 && std::ssize(axis.count) != axis.wrap) {
     throw std::invalid_argument("a torus axis histogram needs one count per coordinate");
   }
-  return axis.wrap > 0 ? torus_sum(axis.count) : mesh_sum(axis.count);
+  return axis.wrap > 0 ? torus_sum(axis.count) : line_pair_distance_sum(axis.count);
+}
+
+/// Sweeping values upwards, each new node at v is |v - u| from every node u below it, so it adds
+/// cnt_below x v - sum_below.
+std::int64_t line_pair_distance_sum(std::span<const std::int64_t> count) {
+  std::int64_t total = 0, below = 0, below_sum = 0;
+  for (std::size_t v = 0; v < count.size(); ++v) {
+    const auto value = static_cast<std::int64_t>(v);
+    total += count[v] * (below * value - below_sum);
+    below += count[v];
+    below_sum += count[v] * value;
+  }
+  return total;
 }
 
 }  // namespace dcsweep

@@ -27,4 +27,8 @@ inline std::int32_t axis_distance(std::int32_t a, std::int32_t b, std::int32_t w
 /// min(|a - b|, wrap - |a - b|) on a torus. O(count.size()).
 std::int64_t axis_pair_distance_sum(const AxisHistogram& axis);
 
+/// The same on a line: sum over unordered pairs of |a - b|, count[v] the nodes at v (also a
+/// torus window whose ends are at most half the axis apart: there the distances agree).
+std::int64_t line_pair_distance_sum(std::span<const std::int64_t> count);
+
 }  // namespace dcsweep
