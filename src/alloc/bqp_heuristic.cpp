@@ -46,8 +46,7 @@ class Heuristic {
     }
     for (std::int32_t x = 0; x < size_; ++x) {
       const auto& c = p.coordinate[std::size_t(x)];
-      if (rows_.empty() || c[0] != p.coordinate[std::size_t(rows_.back().begin)][0] ||
-          c[1] != p.coordinate[std::size_t(rows_.back().begin)][1]) {
+      if (rows_.empty() || c[0] != row_axis_[0].back() || c[1] != row_axis_[1].back()) {
         rows_.push_back({x, x, std::numeric_limits<double>::infinity()});
         row_axis_[0].push_back(c[0]);
         row_axis_[1].push_back(c[1]);

@@ -203,12 +203,6 @@ std::optional<HeatUse> heat_use_of(const ParamSet& p) {
   return HeatUse{std::move(platform), std::move(key)};
 }
 
-/// The zones of the room a point's physics builds by a dense LU (0: none, or read from a file).
-double dense_zones_of(const ParamSet& p, const Platform& platform) {
-  const bool dense = platform.has_room() && p.text("thermal_model") != "crac_node" && p.text("heat_distribution").empty();
-  return dense ? zones_of(p, platform) : 0.0;
-}
-
 }  // namespace
 
 RoomBuilds estimate_room_builds(const Grid& grid, const CostModel& model) {
@@ -218,7 +212,9 @@ RoomBuilds estimate_room_builds(const Grid& grid, const CostModel& model) {
     const ParamSet p = grid.params(i);
     const std::optional<HeatUse> use = heat_use_of(p);
     if (!use || !use->platform.has_room() || !seen.insert(use->key).second) continue;
-    const double z = dense_zones_of(p, use->platform);
+    // a dense LU of its zones, unless its D is read from a file or the CRACs are per node
+    const bool dense = p.text("thermal_model") != "crac_node" && p.text("heat_distribution").empty();
+    const double z = dense ? zones_of(p, use->platform) : 0.0;
     ++builds.rooms;
     builds.seconds += model.per_zone3_s * z * z * z + model.per_zone2_build_s * z * z;
   }
