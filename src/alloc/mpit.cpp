@@ -284,6 +284,10 @@ struct MpitSolver::Impl {
   std::vector<Eigen::Index> hottest_;                         ///< refine: the hottest inlets, hottest first
   std::vector<std::pair<double, Eigen::Index>> destinations_;  ///< refine: (heat at the hottest inlet, pool)
   std::vector<double> most_out_, least_in_;                   ///< refine: per hottest inlet
+  /// refine: the destinations in ascending order of their heat at the 2nd, 3rd, ... hottest
+  /// inlet, (heat, index in destinations_)
+  static constexpr std::size_t kKeyInlets = 3;
+  std::array<std::vector<std::pair<double, std::uint32_t>>, kKeyInlets> by_inlet_;
   PeakRise peaks_;
 };
 
@@ -612,35 +616,77 @@ MpitSolver::Impl::Move MpitSolver::Impl::best_move_bounded(const std::vector<std
     bool reaches = false;
     for (std::size_t k = 0; k < top && !reaches; ++k) reaches = hot_after_[k] - most_out_[k] + w * to[k] - kSlackK >= best;
     if (reaches) continue;
-    destinations_.push_back({w * zone_columns_(hot, b), b});
+    destinations_.push_back({w * pool_rows_(hot, b), b});
     for (std::size_t k = 0; k < top; ++k) least_in_[k] = std::min(least_in_[k], w * to[k]);
   }
   std::sort(destinations_.begin(), destinations_.end());
+  // The destinations also in ascending order of what each adds at the next hottest inlets: a
+  // source walks whichever order's admissible prefix is shortest (the peak after many moves is
+  // flat over several inlets, and most pairs that pass the hottest fail the second).
+  const std::size_t keys = std::min(top, kKeyInlets + 1) - 1;
+  for (std::size_t j = 0; j < keys; ++j) {
+    std::vector<std::pair<double, std::uint32_t>>& list = by_inlet_[j];
+    list.resize(destinations_.size());
+    for (std::size_t d = 0; d < destinations_.size(); ++d) {
+      const Eigen::Index b = destinations_[d].second;
+      list[d] = {delta_kw_[std::size_t(b)] * kW * hot_of(b)[j + 1], std::uint32_t(d)};
+    }
+    std::sort(list.begin(), list.end());
+  }
   Move out;
+  // A pair (a, b) scored: the lowest peak so far wins, ties by the lowest a (sources in ascending
+  // order), then the lowest b. Every pair of peak at most the final best is scored whatever the
+  // order its source walks the destinations in (every bound is below its peak by more than the
+  // rounding), so the order changes the work only.
+  auto score = [&](Eigen::Index a, double out_w, const double* from, double out_hot, double in_hot, Eigen::Index b) {
+    if (in_hot >= out_hot || after_(hot) - out_hot + in_hot - kSlackK >= best || b == a) return;
+    const double in_w = delta_kw_[std::size_t(b)] * kW;
+    const double* to = hot_of(b);
+    // Most pairs that lose reach the best at one of the hottest inlets; a pair that passes
+    // those is scored over every inlet at once (move_peak, contiguous columns) rather than
+    // checked inlet by inlet through the order: a pair the whole check would drop scores at
+    // least best + kSlackK there, and loses all the same.
+    bool reaches = false;
+    for (std::size_t k = 0; k < top && !reaches; ++k) reaches = hot_after_[k] - out_w * from[k] + in_w * to[k] - kSlackK >= best;
+    if (reaches) return;
+    const double m = move_peak(a, b);
+    if (m < best || (m == best && a == out.from && b < out.to)) best = m, out = {a, b};
+  };
   for (Eigen::Index a = 0; a < pools && !destinations_.empty(); ++a) {
     if (counts[std::size_t(a)] == 0) continue;
     const double out_w = delta_kw_[std::size_t(a)] * kW;
-    const double out_hot = out_w * zone_columns_(hot, a);
+    const double out_hot = out_w * pool_rows_(hot, a);
     const double* from = hot_of(a);
     bool source_reaches = false;
     for (std::size_t k = 0; k < top && !source_reaches; ++k) {
       source_reaches = hot_after_[k] - out_w * from[k] + least_in_[k] - kSlackK >= best;
     }
     if (source_reaches) continue;
-    for (const auto& [in_hot, b] : destinations_) {
-      if (in_hot >= out_hot || after_(hot) - out_hot + in_hot - kSlackK >= best) break;
-      if (b == a) continue;
-      const double in_w = delta_kw_[std::size_t(b)] * kW;
-      const double* to = hot_of(b);
-      // Most pairs that lose reach the best at one of the hottest inlets; a pair that passes
-      // those is scored over every inlet at once (move_peak, contiguous columns) rather than
-      // checked inlet by inlet through the order: a pair the whole check would drop scores at
-      // least best + kSlackK there, and loses all the same.
-      bool reaches = false;
-      for (std::size_t k = 0; k < top && !reaches; ++k) reaches = hot_after_[k] - out_w * from[k] + in_w * to[k] - kSlackK >= best;
-      if (reaches) continue;
-      const double m = move_peak(a, b);
-      if (m < best || (m == best && a == out.from && b < out.to)) best = m, out = {a, b};
+    // The admissible prefix of the hottest inlet's order (its test is monotone in in_hot), and of
+    // each key inlet's: a destination adding more than `cut` there reaches the best (kCutK: far
+    // above the rounding of the check's sums, far below kSlackK).
+    constexpr double kCutK = 1e-12;
+    std::size_t length = std::size_t(
+        std::partition_point(destinations_.begin(), destinations_.end(),
+                             [&](const std::pair<double, Eigen::Index>& d) {
+                               return d.first < out_hot && after_(hot) - out_hot + d.first - kSlackK < best;
+                             }) -
+        destinations_.begin());
+    std::size_t walk = keys;  // keys: the hottest inlet's order
+    for (std::size_t j = 0; j < keys && length > 0; ++j) {
+      const double cut = best + kSlackK - (hot_after_[j + 1] - out_w * from[j + 1]) + kCutK;
+      const auto& list = by_inlet_[j];
+      const auto end = std::upper_bound(list.begin(), list.end(), cut,
+                                        [](double c, const std::pair<double, std::uint32_t>& e) { return c < e.first; });
+      if (std::size_t(end - list.begin()) < length) length = std::size_t(end - list.begin()), walk = j;
+    }
+    if (walk == keys) {
+      for (std::size_t d = 0; d < length; ++d) score(a, out_w, from, out_hot, destinations_[d].first, destinations_[d].second);
+    } else {
+      for (std::size_t e = 0; e < length; ++e) {
+        const auto& [in_hot, b] = destinations_[by_inlet_[walk][e].second];
+        score(a, out_w, from, out_hot, in_hot, b);
+      }
     }
   }
   return out;
