@@ -30,6 +30,7 @@ Adjacency adjacency(const TaskGraph& g) {
 struct Mapper {
   const Platform& platform;
   const Adjacency& adj;
+  bool prune;
   std::vector<NodeId> node_of;  ///< per task
   std::vector<std::pair<std::vector<std::int32_t>, std::vector<NodeId>>> leaves;
 
@@ -135,34 +136,64 @@ struct Mapper {
         for (std::size_t p = 0; p < k; ++p) outside[i][p] += w * platform.hops(nodes[p], node_of[std::size_t(u)]);
       }
     }
+    // Hops between the leaf's nodes, once (an int converted to double: the products are the
+    // ones hops() would give).
+    std::array<std::array<double, 8>, 8> hop{};
+    for (std::size_t p = 0; p < k; ++p) {
+      for (std::size_t q = 0; q < k; ++q) hop[p][q] = platform.hops(nodes[p], nodes[q]);
+    }
+    // Permutations in lexicographic order (std::next_permutation's), depth first; a permutation
+    // is costed in the same order of terms as ever, and the first of least cost is kept (ties
+    // within 1e-12: the earliest). With every term non-negative, the terms of a prefix bound
+    // every permutation that extends it: a prefix whose bound reaches the best (by a margin far
+    // above the rounding) has none that could be kept, and is skipped.
+    bool non_negative = prune;
+    for (std::size_t i = 0; i < k; ++i) {
+      for (std::size_t j = 0; j < k; ++j) non_negative = non_negative && outside[i][j] >= 0 && inside[i][j] >= 0;
+    }
     std::vector<std::size_t> perm(k), best;
-    std::iota(perm.begin(), perm.end(), 0);
+    std::array<bool, 8> used{};
     double best_cost = INFINITY;
-    do {
+    auto full_cost = [&] {
       double cost = 0;
       for (std::size_t i = 0; i < k; ++i) {
         cost += outside[i][perm[i]];
-        for (std::size_t j = i + 1; j < k; ++j) cost += inside[i][j] * platform.hops(nodes[perm[i]], nodes[perm[j]]);
+        for (std::size_t j = i + 1; j < k; ++j) cost += inside[i][j] * hop[perm[i]][perm[j]];
       }
-      if (cost < best_cost - 1e-12) {
-        best_cost = cost;
-        best = perm;
+      return cost;
+    };
+    auto place = [&](auto&& self, std::size_t depth, double bound) -> void {
+      if (depth == k) {
+        if (const double cost = full_cost(); cost < best_cost - 1e-12) best_cost = cost, best = perm;
+        return;
       }
-    } while (std::next_permutation(perm.begin(), perm.end()));
+      for (std::size_t p = 0; p < k; ++p) {
+        if (used[p]) continue;
+        perm[depth] = p;
+        double b = bound + outside[depth][p];
+        for (std::size_t i = 0; i < depth; ++i) b += inside[i][depth] * hop[perm[i]][p];
+        if (non_negative && b >= best_cost + 1e-9 * std::abs(best_cost)) continue;
+        used[p] = true;
+        self(self, depth + 1, b);
+        used[p] = false;
+      }
+    };
+    place(place, 0, 0.0);
     for (std::size_t i = 0; i < k; ++i) node_of[std::size_t(tasks[i])] = nodes[best[i]];
   }
 };
 
 }  // namespace
 
-void map_tasks(const Platform& platform, std::vector<NodeId>& nodes, const TaskGraph& graph, Mapping mapping) {
+void map_tasks(const Platform& platform, std::vector<NodeId>& nodes, const TaskGraph& graph, Mapping mapping,
+               bool prune_leaves) {
   sort_nodes(nodes);
   if (mapping == Mapping::in_order || graph.mapping_free() || nodes.size() < 2 ||
       platform.network == NetworkKind::none) {
     return;
   }
   const Adjacency adj = adjacency(graph);
-  Mapper m{platform, adj, std::vector<NodeId>(nodes.size()), {}};
+  Mapper m{platform, adj, prune_leaves, std::vector<NodeId>(nodes.size()), {}};
   std::vector<std::int32_t> tasks(nodes.size());
   std::iota(tasks.begin(), tasks.end(), 0);
   m.bisect(tasks, nodes);

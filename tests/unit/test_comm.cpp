@@ -190,6 +190,32 @@ TEST(TaskMapping, RcbIsOptimalUpToEightNodesAgainstBruteForce) {
   }
 }
 
+TEST(TaskMapping, RcbsPrunedLeafSearchKeepsTheMappingOfTheFullSearch) {
+  // jobs of 2-40 nodes (several leaves, tasks outside each) on meng40's mesh and a torus, every
+  // pattern: the same node per task as when every permutation of every leaf is costed (the
+  // first of least cost: integer hops make ties common)
+  const Platform mesh = grid(NetworkKind::mesh, {2, 5, 4});
+  const Platform torus = grid(NetworkKind::torus, {4, 4, 4});
+  RngStream rng({11, 0, 0}, StreamPurpose::allocator);
+  int multi_leaf = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    const Platform& p = trial % 2 ? torus : mesh;
+    const auto n = static_cast<std::int32_t>(rng.integer(2, 40));
+    std::vector<NodeId> nodes(std::size_t(p.node_count));
+    std::iota(nodes.begin(), nodes.end(), 0);
+    for (std::int32_t i = 0; i < n; ++i) std::swap(nodes[std::size_t(i)], nodes[std::size_t(rng.integer(i, p.node_count - 1))]);
+    nodes.resize(std::size_t(n));
+    const auto pattern = static_cast<std::uint8_t>(rng.integer(1, std::int64_t(comm::pattern_names().size()) - 1));
+    const comm::TaskGraph g = comm::task_graph(pattern, n);
+    std::vector<NodeId> pruned = nodes, full = nodes;
+    comm::map_tasks(p, pruned, g, comm::Mapping::rcb);
+    comm::map_tasks(p, full, g, comm::Mapping::rcb, false);
+    EXPECT_EQ(pruned, full) << "pattern " << int(pattern) << " n " << n << " trial " << trial;
+    multi_leaf += n > 8;
+  }
+  EXPECT_GT(multi_leaf, 60);
+}
+
 TEST(TaskMapping, RcbBeatsInOrderOnLocalPatternsOfLargerJobs) {
   // 16 nodes scattered over meng40: for CharmLU-like local patterns RCB finds a cheaper mapping.
   const Platform mesh = grid(NetworkKind::mesh, {2, 5, 4});

@@ -59,10 +59,14 @@ double pairwise_hops(const Platform& platform, std::span<const NodeId> nodes);
 /// section 4.3 after Hoefler and Snir): the task graph and the node set are bisected together,
 /// recursively (nodes along their widest network dimension at the median, tasks by a greedy
 /// minimum edge cut refined by swaps), and every group of at most 8 nodes is then searched
-/// exhaustively, so a job of at most 8 nodes gets an optimal mapping.
+/// exhaustively, so a job of at most 8 nodes gets an optimal mapping. A group's search keeps the
+/// first permutation (lexicographic order) of least cost; it skips the permutations of a prefix
+/// whose own terms already reach the best (`prune_leaves`; false: every permutation costed, for
+/// tests: the same mapping).
 enum class Mapping { in_order, rcb };
 Mapping mapping_of(const std::string& name);
-void map_tasks(const Platform& platform, std::vector<NodeId>& nodes, const TaskGraph& graph, Mapping mapping);
+void map_tasks(const Platform& platform, std::vector<NodeId>& nodes, const TaskGraph& graph, Mapping mapping,
+               bool prune_leaves = true);
 
 /// comm_pattern and task_mapping.
 std::vector<ParamSpec> comm_params();
