@@ -7,6 +7,7 @@
 #include <set>
 
 #include "dcsweep/alloc/mpit.hpp"
+#include "dcsweep/comm/comm.hpp"
 #include "dcsweep/sim/datacenter.hpp"
 #include "dcsweep/sim/ratebased.hpp"
 #include "dcsweep/sim/catalog.hpp"
@@ -54,9 +55,24 @@ struct WorkloadShape {
   double node_pow04_sum = 0;  ///< of k^0.4 (mm and genalg on a torus)
   bool torus = false;
   double room_zones = 0;   ///< zones of the room's thermal model (0: no room)
+  /// task_mapping rcb: per distinct job size, (its jobs, the search work of one mapping: rcb_work)
+  std::map<std::int32_t, std::pair<double, double>> sizes;
 
   double load_at(double point_gamma) const { return offered_load * gamma / point_gamma; }
 };
+
+/// rcb's exhaustive leaf searches for a job of n nodes (comm/mapping.cpp): the nodes bisected
+/// down to leaves of at most 8, each leaf of m nodes m! permutations of m terms (pruned, but
+/// the work follows that count).
+double rcb_work(std::int32_t n) {
+  if (n < 2) return 0;
+  if (n <= 8) {
+    double f = 1;
+    for (std::int32_t i = 2; i <= n; ++i) f *= i;
+    return f * n;
+  }
+  return rcb_work(n / 2) + rcb_work(n - n / 2);
+}
 
 WorkloadShape workload_shape(const Scenario& s) {
   WorkloadShape shape{double(s.workload.jobs.size()), double(s.platform.node_count), 0};
@@ -76,9 +92,11 @@ WorkloadShape workload_shape(const Scenario& s) {
     shape.node_pow_sum += std::pow(double(j.nodes), 0.8);
     shape.node_pow07_sum += std::pow(double(j.nodes), 0.7);
     shape.node_pow04_sum += std::pow(double(j.nodes), 0.4);
+    ++shape.sizes[j.nodes].first;
     first = std::min(first, j.submit_s), last = std::max(last, j.submit_s);
   }
   shape.node_sum = node_count;
+  for (auto& [n, size] : shape.sizes) size.second = rcb_work(n);
   shape.torus = s.platform.network == NetworkKind::torus;
   if (s.platform.has_room()) shape.room_zones = zones_of(s.params, s.platform);
   if (shape.jobs > 0) shape.mean_job_nodes = node_count / shape.jobs;
@@ -117,7 +135,10 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
     return c.torus_per_node_s * n * jobs + c.torus_per_node_k04_s * n * shape.node_pow04_sum;
   }
   if (a == "bqp") {  // on a large room the seeds, swaps and rows scanned grow with k, slowly with N
-    if (n <= 2.0 * double(p.integer("bqp_exact_max_nodes"))) return model.bqp_small_per_node_s * n * jobs;
+    if (n <= 2.0 * double(p.integer("bqp_exact_max_nodes"))) {  // exact branch and bound: its bound is weakest on hops alone
+      const double per_k2 = p.real("beta") == 0 ? model.bqp_exact_hops_per_k2_s : model.bqp_exact_per_k2_s;
+      return model.bqp_small_per_node_s * n * jobs + per_k2 * shape.node_sq_sum;
+    }
     return model.bqp_per_k07_n02_s * std::pow(n, 0.2) * shape.node_pow07_sum;
   }
   if ((a == "mpit" || a == "joint") && shape.room_zones > double(kMpitAllRowsMaxZones)) {
@@ -143,8 +164,25 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
 /// plan the queue; parm solves its ILP (parm_cost); a thermostat CRAC switches modes and sets Eq. 6 at every change, and on a
 /// room with D the sp_eir bound solves one LP per distinct (busy, on) count of nodes (at most
 /// one per node count with every node on, one per pair with idle nodes switched off).
+/// task_mapping rcb maps every job it starts (and meng_relative the best allocation of each size
+/// and pattern it meets, twice: mc1x1's and genalg's); a pattern without a task graph needs none.
+double mapping_cost(const ParamSet& p, const WorkloadShape& shape, const CostModel& model) {
+  if (p.text("task_mapping") != "rcb") return 0;
+  const std::string& pattern = p.text("comm_pattern");
+  const bool mixed = pattern == "mixed";
+  if (!mixed && comm::task_graph(std::uint8_t(comm::pattern_index(pattern)), 16).mapping_free()) return 0;
+  const double patterns = mixed ? double(comm::pattern_names().size() - 1) : 1.0;  // mixed: [P0]'s eight
+  const bool relative = p.text("runtime_model") == "meng_relative";
+  double work = 0;
+  for (const auto& [n, size] : shape.sizes) {
+    work += size.first * size.second;
+    if (relative) work += 2 * std::min(size.first, patterns) * size.second;
+  }
+  return model.rcb_per_leaf_term_s * work;
+}
+
 double policy_cost(const ParamSet& p, const WorkloadShape& shape, const CostModel& model) {
-  double cost = allocator_cost(p, shape, model);
+  double cost = allocator_cost(p, shape, model) + mapping_cost(p, shape, model);
   const std::string& scheduler = p.text("scheduler");
   if (scheduler == "conservative" || scheduler == "edf") cost += model.per_job_planning_s * shape.jobs;
   if (scheduler == "parm") cost += parm_cost(p, shape, model);

@@ -79,6 +79,40 @@ class CostEstimate(unittest.TestCase):
         for e, w in zip(estimate[slow], wall[slow]):
             self.assertTrue(1 / 5 < e / w < 5, f"a point estimated {e:.3f} s took {w:.3f} s")
 
+    def test_task_mapping_and_exact_bqp_grid_estimate_within_a_wide_margin_of_its_time(self):
+        # [P0]'s setting (meng-p0-dynamic.toml): rcb maps every job and meng_relative the best
+        # allocation of each size and pattern; bqp's exact search costs most on hops alone (beta 0).
+        # Both were once priced at nothing: 0.002 s estimated for 17 s.
+        estimate, wall = run_on_two_ranks(MAPPING_SPEC, ["points/cost_estimate_s", "points/wall_s"])
+        ratio = estimate.sum() / wall.sum()
+        self.assertTrue(1 / 3 < ratio < 3, f"estimate {estimate.sum():.3f} s against {wall.sum():.3f} s measured")
+
+
+MAPPING_SPEC = """
+[sweep]
+name = "mapping-cost"
+seed = 2016
+replicates = 4
+
+[base]
+platform = "meng40"
+workload = "poisson"
+poisson_rate_per_h = 20
+poisson_jobs = 40
+poisson_min_nodes = 1
+poisson_max_nodes = 16
+node_power = "meng_p0"
+comm_pattern = "mixed"
+task_mapping = "rcb"
+runtime_model = "meng_relative"
+scheduler = "fcfs"
+allocator = "bqp"
+alpha = 1.0
+
+[axes]
+beta = [0.0, 0.5]
+"""
+
 
 ALLOCATOR_SPEC = """
 [sweep]

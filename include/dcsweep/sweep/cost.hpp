@@ -33,6 +33,9 @@ struct CostModel {
   // Policies (per point: the points of one workload may differ in them)
   double per_job_planning_s = 2e-6;  ///< conservative and edf: planning the queue (whole CEA-Curie: 0.6 s, 2.7 x EASY)
   double per_job_thermostat_s = 1.5e-5;  ///< cooling = thermostat: the CRAC's mode switches, Eq. 6 per change
+  /// task_mapping rcb: per term of a leaf's permutations (m! x m for a leaf of m nodes; a job of 8
+  /// to 1,024 nodes on oxley4320, mixed patterns: 0.75 ms at 8, 5.9 ms at 64, 124 ms at 1,024)
+  double rcb_per_leaf_term_s = 2.2e-9;
   // parm (nomm): a decision at every arrival and end, its ILP over the running and the queued jobs
   // (fitted to sarood-p2 on intrepid and parm-busy128 on 128 nodes: docs/performance.md, PARM)
   double parm_per_decision_s = 1e-4;
@@ -46,6 +49,10 @@ struct CostModel {
   NearestCost genalg{2.6e-8, 0.0, 3.8e-8};  // torus: intrepid, 2,000 jobs (16 s)
   double bqp_per_k07_n02_s = 4.3e-5;      ///< x k^0.7 x N^0.2: the heuristic on a large room (fitted: oxley1080, oxley4320, intrepid)
   double bqp_small_per_node_s = 5e-8;     ///< x N, a machine of at most 2 x bqp_exact_max_nodes
+  /// and its branch and bound, x k^2 (meng-alpha-beta-redline: 40 Poisson jobs of 1-16 nodes on
+  /// meng40, 3-5 ms a point; with beta = 0, pairwise hops alone, 21-29 ms)
+  double bqp_exact_per_k2_s = 1.1e-6;
+  double bqp_exact_hops_per_k2_s = 6.7e-6;
   double mpit_per_zone2_s = 3e-9;         ///< x zones^2: the LP (joint's too)
   double mpit_per_node_s = 1.4e-9;        ///< x N: reading the machine (joint's too)
   double joint_per_k2_s = 9e-9;           ///< x k^2: a shell per MPIT node, its peak (k < 1,024)
