@@ -8,7 +8,7 @@ the spread of per-point ratios over the points that take or were estimated to ta
 --floor seconds (below that, a point is timer noise and the sweep's own overhead). A spec whose sum
 is off by more than 3 x either way is flagged.
 
-usage: /usr/bin/python3 bench/estimates.py [--max-core-s S] [--floor S] [SPEC...]
+usage: /usr/bin/python3 bench/estimates.py [--max-core-s S] [--floor S] [--worst N] [SPEC...]
   default specs: inputs/specs/*.toml and bench/specs/alloc-scale.toml; specs that validate
   estimates above --max-core-s (default 1200) are skipped and named.
 (after .ci/build, from anywhere; the points run two at a time, one per rank, so each may run beside
@@ -50,7 +50,32 @@ def measure(spec):
         with h5py.File(path, "r") as f:
             status = f["points/status"][...]
             ok = status == 1
-            return (f["points/cost_estimate_s"][...][ok], f["points/wall_s"][...][ok], int((status == 2).sum()))
+            labels = point_labels(f, len(status))
+            return (f["points/cost_estimate_s"][...][ok], f["points/wall_s"][...][ok], int((status == 2).sum()),
+                    [label for label, good in zip(labels, ok) if good])
+
+
+def point_labels(f, count):
+    """Each flat point's coordinates ("axis=value ..."), from a metric's dimension scales."""
+    for name, item in f.items():
+        if not isinstance(item, h5py.Dataset) or item.ndim == 0 or item.size != count or "CLASS" in item.attrs:
+            continue  # a coordinate (a dimension scale) or no metric
+        try:
+            axes = [(d.label or d[0].name.lstrip("/"), d[0][...]) for d in item.dims]
+        except (IndexError, ValueError, RuntimeError):
+            continue
+        out = []
+        for flat in range(count):
+            index = np.unravel_index(flat, item.shape)
+            words = []
+            for (axis, values), i in zip(axes, index):
+                if axis == "replicate" or len(values) < 2:
+                    continue
+                v = values[i]
+                words.append(f"{axis}={v.decode() if isinstance(v, bytes) else v}")
+            out.append(" ".join(words))
+        return out
+    return [str(i) for i in range(count)]
 
 
 def main():
@@ -58,6 +83,7 @@ def main():
     parser.add_argument("specs", nargs="*")
     parser.add_argument("--max-core-s", type=float, default=1200)
     parser.add_argument("--floor", type=float, default=0.05)
+    parser.add_argument("--worst", type=int, default=0, help="also list the N points whose ratio is furthest from 1")
     args = parser.parse_args()
     specs = args.specs or sorted(glob.glob(os.path.join(ROOT, "inputs/specs/*.toml"))) + [
         os.path.join(ROOT, "bench/specs/alloc-scale.toml")]
@@ -70,7 +96,7 @@ def main():
         if estimated > args.max_core_s:
             print(f"{name:34} skipped: estimated {estimated:.0f} core-seconds > --max-core-s {args.max_core_s:.0f}")
             continue
-        est, wall, failed = measure(spec)
+        est, wall, failed, labels = measure(spec)
         total_est, total_wall = float(est.sum()), float(wall.sum())
         ratio = total_wall / total_est if total_est > 0 else float("inf")
         big = np.maximum(est, wall) >= args.floor
@@ -84,6 +110,11 @@ def main():
             flagged.append(name)
         print(f"{name:34} {len(est):7d} {total_est:9.2f} {total_wall:9.2f} {ratio:6.2f}{' !' if off else '  '} {spread}{note}",
               flush=True)
+        if args.worst and big.any():
+            order = np.argsort(-np.abs(np.log(per)))[:args.worst]
+            for i in order:
+                k = np.flatnonzero(big)[i]
+                print(f"    {wall[k]:9.3f} s measured, {est[k]:9.3f} s estimated ({per[i]:.2f} x): {labels[k]}")
     if flagged:
         print("off by more than 3 x (specs measured at 0.5 s or more): " + ", ".join(flagged))
         sys.exit(1)

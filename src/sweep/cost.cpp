@@ -151,7 +151,11 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
   const double mpit = (model.mpit_per_zone2_s * z2 + model.mpit_per_node_s * n) * jobs;  // the LP over every zone
   if (a == "mpit") return mpit;
   if (a == "joint") {
-    return mpit + model.joint_per_k2_s * shape.joint_small_sq_sum + model.joint_inner_per_k_zone2_s * shape.joint_large_sum * z2;
+    // a shell's peak adds one column of D per zone it touches: about k of them where zones are
+    // nodes (meng40), a few on intrepid's zones of 512
+    const double touched = shape.room_zones * std::min(1.0, shape.room_zones / n);
+    return mpit + (model.joint_per_k2_s + model.joint_per_k2_zone_s * touched) * shape.joint_small_sq_sum +
+           model.joint_inner_per_k_zone2_s * shape.joint_large_sum * z2;
   }
   if (a == "mtdp") {
     return model.mtdp_per_node_s * n * jobs + model.mtdp_per_k_z13_s * shape.node_sum * std::pow(shape.room_zones, 1.3);
@@ -185,6 +189,10 @@ double policy_cost(const ParamSet& p, const WorkloadShape& shape, const CostMode
   double cost = allocator_cost(p, shape, model) + mapping_cost(p, shape, model);
   const std::string& scheduler = p.text("scheduler");
   if (scheduler == "conservative" || scheduler == "edf") cost += model.per_job_planning_s * shape.jobs;
+  if (scheduler == "easy" && p.real("gamma") > 0) {  // its backfill scans the queue at every event
+    const double load = shape.load_at(p.real("gamma"));
+    if (load > 1) cost += model.easy_per_job_queued_s * shape.jobs * shape.jobs * (1 - 1 / load) / 2;
+  }
   if (scheduler == "parm") cost += parm_cost(p, shape, model);
   if (p.text("cooling") == "thermostat" && p.text("node_power") != "none") {
     cost += model.per_job_thermostat_s * shape.jobs;
@@ -304,7 +312,7 @@ class RatebasedCosts {
     if (p.boolean("ratebased_validate")) cost += model_.rate_validate_per_task_s * double(p.integer("ratebased_validate_tasks"));
     if (rooms_.insert(heat_distribution_key(s.platform, p)).second) cost += model_.rate_room_per_zone2_s * zones * zones;
     if (p.boolean("ratebased_bound") && bounds_.insert(bound_key_of(p)).second) {
-      cost += model_.rate_bound_per_gene_lp_s * genes * double(p.integer("ratebased_bound_lps"));
+      cost += model_.rate_bound_per_gene_z15_lp_s * genes * std::pow(zones, 1.5) * double(p.integer("ratebased_bound_lps"));
     }
     return cost;
   }

@@ -31,6 +31,9 @@ struct CostModel {
   double per_zone2_build_s = 5e-8;  ///< and its matrices' assembly: zones^2 (oxley1080: 0.12 s in all, oxley4320: 5 s)
                                  ///< (oxley4320 at node level: 4.2 s); counted on its first point
   // Policies (per point: the points of one workload may differ in them)
+  /// easy on an overloaded machine: per job and job waiting (the queue grows by 1 - 1 / load of
+  /// the arrivals: half that on average; easy-wait-knee-grid at gamma 0.25: 0.12 s, 0.01 s at 1)
+  double easy_per_job_queued_s = 8e-10;
   double per_job_planning_s = 2e-6;  ///< conservative and edf: planning the queue (whole CEA-Curie: 0.6 s, 2.7 x EASY)
   double per_job_thermostat_s = 1.5e-5;  ///< cooling = thermostat: the CRAC's mode switches, Eq. 6 per change
   /// task_mapping rcb: per term of a leaf's permutations (m! x m for a leaf of m nodes; a job of 8
@@ -56,6 +59,7 @@ struct CostModel {
   double mpit_per_zone2_s = 3e-9;         ///< x zones^2: the LP (joint's too)
   double mpit_per_node_s = 1.4e-9;        ///< x N: reading the machine (joint's too)
   double joint_per_k2_s = 9e-9;           ///< x k^2: a shell per MPIT node, its peak (k < 1,024)
+  double joint_per_k2_zone_s = 2e-9;      ///< and x k^2 x zones x zones / N: the peak's columns of D (meng40: the demo 50-90 ms a point, meng-p1-table1 84 ms)
   double joint_inner_per_k_zone2_s = 2e-9;  ///< x k zones^2: k >= 1,024, each shell bounded first
   // rooms of > 256 zones (oxley1080: 0.46 / 0.91 s, oxley4320: 18 / 44 s for 2,000 jobs): the LP's
   // rows generated, each move after rounding over up to pools^2 pairs, a shell's bound per centre;
@@ -74,7 +78,11 @@ struct CostModel {
   double rate_ga_per_gene_generation_s = 1e-7;  ///< GA (Alg. 3-4), per generation (oxley1080: 4 ms)
   double rate_ga_node_step_s = 1.3e-4;  ///< the GA's node step, two offspring a generation (oxley1080 mix of 4/6/12 cores)
   double rate_nlp_per_gene_s = 1e-2;  ///< nlp (Ipopt + repair; hybrid: 88 cores 0.5 s, 968 cores 41 s), capped by nlp_time_limit_s
-  double rate_bound_per_gene_lp_s = 2.5e-5;  ///< the LP bound, per LP; once per distinct instance (oxley1080: 8-14 s)
+  /// the LP bound, x genes x zones^1.5 per LP it may solve (ratebased_bound_lps), once per
+  /// distinct instance: per-zone watt prices make an LP of oxley4320 (4 x the genes and zones of
+  /// oxley1080) 35 s against 0.55 s, but it stops after fewer (oxley1080: 8-14 s in all,
+  /// oxley4320: 280 s; oxley-p3-4320.toml measured 4 x its estimate when this was x genes alone)
+  double rate_bound_per_gene_z15_lp_s = 7.0e-10;
   double rate_room_per_zone2_s = 6e-7;      ///< the room and its linear map, once per room (oxley1080 0.4 s, oxley4320 11 s)
   double rate_validate_per_task_s = 1e-6;   ///< ratebased_validate, per simulated arrival
 };
