@@ -215,7 +215,7 @@ double workload_cost(const Scenario& s, const CostModel& model) {
     const double zones = zones_of(s.params, s.platform);
     const double per_job_zone =
         s.params.text("thermal_model") == "crac_node" ? model.per_job_zone_crac_node_s : model.per_job_zone_s;
-    cost += per_job_zone * static_cast<double>(w.jobs.size()) * zones;
+    cost += (model.per_job_physics_s + per_job_zone * zones) * static_cast<double>(w.jobs.size());
   }
   return cost;
 }
@@ -362,7 +362,7 @@ std::vector<double> estimate_costs(const Grid& grid, const TraceLoader& loader, 
       built.missing = missing_requests(s.workload);
     }
     check_policy_workload(p, built.missing);  // the points sharing a workload may differ in scheduler
-    costs[i] = built.cost + policy_cost(p, built.shape, model);
+    costs[i] = model.per_point_s + built.cost + policy_cost(p, built.shape, model);
   }
   read_check.finish();  // on every rank: the same verdict
   if (heat) check_rooms(grid, heat, part, parts);

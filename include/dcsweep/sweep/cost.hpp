@@ -23,9 +23,11 @@ struct NearestCost {
 };
 
 struct CostModel {
+  double per_point_s = 3e-5;   ///< a point's scenario, engine and metrics whatever its jobs (bench/specs/cheap100k.toml: 39 us a point)
   double per_job_s = 4.3e-7;   ///< event handling, queue and metrics per job
   double per_node_s = 3.2e-9;  ///< allocation and release per node of a job
   double per_job_zone_s = 5e-10;             ///< recirculation model: O(zones) per start and end
+  double per_job_physics_s = 1e-6;           ///< and the power and energy bookkeeping (meng40, 8,000 KTH jobs: 12 ms with it, 5 without)
   double per_job_zone_crac_node_s = 1e-6;    ///< CRAC+node model: a sparse solve per change
   double per_zone3_s = 5.2e-11;  ///< building a room's D (dense LU): zones^3, once per rank and room
   double per_zone2_build_s = 5e-8;  ///< and its matrices' assembly: zones^2 (oxley1080: 0.12 s in all, oxley4320: 5 s)
