@@ -49,6 +49,8 @@ struct WorkloadShape {
   double node_sum = 0;     ///< sum over jobs of their nodes (k)
   double node_sq_sum = 0;  ///< of k^2
   double joint_small_sq_sum = 0;  ///< of k^2 over jobs below kJointInnerBoundMinNodes
+  /// of k^2 x the zones a job's nodes span (about k x zones / N, at least 1) over the same jobs
+  double joint_small_touched_sum = 0;
   double joint_large_sum = 0;     ///< of k over the others
   double node_pow_sum = 0;  ///< of k^0.8 (mpit on rooms of many zones)
   double node_pow07_sum = 0;  ///< of k^0.7 (bqp)
@@ -64,14 +66,18 @@ struct WorkloadShape {
 /// rcb's exhaustive leaf searches for a job of n nodes (comm/mapping.cpp): the nodes bisected
 /// down to leaves of at most 8, each leaf of m nodes m! permutations of m terms (pruned, but
 /// the work follows that count).
-double rcb_work(std::int32_t n) {
+/// (Each level of the bisection holds at most two sizes: with `memo`, O(log n) calls.)
+double rcb_work(std::int32_t n, std::map<std::int32_t, double>& memo) {
   if (n < 2) return 0;
   if (n <= 8) {
     double f = 1;
     for (std::int32_t i = 2; i <= n; ++i) f *= i;
     return f * n;
   }
-  return rcb_work(n / 2) + rcb_work(n - n / 2);
+  if (const auto it = memo.find(n); it != memo.end()) return it->second;
+  const double work = rcb_work(n / 2, memo) + rcb_work(n - n / 2, memo);
+  memo.emplace(n, work);
+  return work;
 }
 
 WorkloadShape workload_shape(const Scenario& s) {
@@ -86,6 +92,9 @@ WorkloadShape workload_shape(const Scenario& s) {
     shape.node_sq_sum += double(j.nodes) * double(j.nodes);
     if (j.nodes < kJointInnerBoundMinNodes) {
       shape.joint_small_sq_sum += double(j.nodes) * double(j.nodes);
+      const double zones = s.platform.has_room() ? zones_of(s.params, s.platform) : 0.0;
+      shape.joint_small_touched_sum += double(j.nodes) * double(j.nodes) *
+                                       std::min(zones, std::max(1.0, double(j.nodes) * zones / double(s.platform.node_count)));
     } else {
       shape.joint_large_sum += double(j.nodes);
     }
@@ -96,7 +105,8 @@ WorkloadShape workload_shape(const Scenario& s) {
     first = std::min(first, j.submit_s), last = std::max(last, j.submit_s);
   }
   shape.node_sum = node_count;
-  for (auto& [n, size] : shape.sizes) size.second = rcb_work(n);
+  std::map<std::int32_t, double> memo;
+  for (auto& [n, size] : shape.sizes) size.second = rcb_work(n, memo);
   shape.torus = s.platform.network == NetworkKind::torus;
   if (s.platform.has_room()) shape.room_zones = zones_of(s.params, s.platform);
   if (shape.jobs > 0) shape.mean_job_nodes = node_count / shape.jobs;
@@ -151,10 +161,9 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
   const double mpit = (model.mpit_per_zone2_s * z2 + model.mpit_per_node_s * n) * jobs;  // the LP over every zone
   if (a == "mpit") return mpit;
   if (a == "joint") {
-    // a shell's peak adds one column of D per zone it touches: about k of them where zones are
-    // nodes (meng40), a few on intrepid's zones of 512
-    const double touched = shape.room_zones * std::min(1.0, shape.room_zones / n);
-    return mpit + (model.joint_per_k2_s + model.joint_per_k2_zone_s * touched) * shape.joint_small_sq_sum +
+    // a shell's peak adds one column of D per zone it touches: k of them where zones are nodes
+    // (meng40), about k / 512 on intrepid's zones of 512
+    return mpit + model.joint_per_k2_s * shape.joint_small_sq_sum + model.joint_per_k2_zone_s * shape.joint_small_touched_sum +
            model.joint_inner_per_k_zone2_s * shape.joint_large_sum * z2;
   }
   if (a == "mtdp") {
@@ -175,14 +184,19 @@ double mapping_cost(const ParamSet& p, const WorkloadShape& shape, const CostMod
   const std::string& pattern = p.text("comm_pattern");
   const bool mixed = pattern == "mixed";
   if (!mixed && comm::task_graph(std::uint8_t(comm::pattern_index(pattern)), 16).mapping_free()) return 0;
-  const double patterns = mixed ? double(comm::pattern_names().size() - 1) : 1.0;  // mixed: [P0]'s eight
-  const bool relative = p.text("runtime_model") == "meng_relative";
-  double work = 0;
-  for (const auto& [n, size] : shape.sizes) {
-    work += size.first * size.second;
-    if (relative) work += 2 * std::min(size.first, patterns) * size.second;
+  // mixed draws [P0]'s eight patterns (indices 1-8) evenly: the share of them with a task graph
+  double mapped = 1, patterns = 1;
+  if (mixed) {
+    patterns = double(comm::pattern_names().size() - 1), mapped = 0;
+    for (std::size_t i = 1; i < comm::pattern_names().size(); ++i) mapped += !comm::task_graph(std::uint8_t(i), 16).mapping_free();
+    mapped /= patterns;
   }
-  return model.rcb_per_leaf_term_s * work;
+  // meng_relative maps mc1x1's and genalg's allocation of each size and pattern (mc1x1's alone
+  // above 4,096 nodes)
+  const double relative = p.text("runtime_model") != "meng_relative" ? 0.0 : shape.nodes <= 4096 ? 2.0 : 1.0;
+  double work = 0;
+  for (const auto& [n, size] : shape.sizes) work += (size.first + relative * std::min(size.first, patterns)) * size.second;
+  return model.rcb_per_leaf_term_s * mapped * work;
 }
 
 double policy_cost(const ParamSet& p, const WorkloadShape& shape, const CostModel& model) {

@@ -63,7 +63,9 @@ struct CostModel {
   double mpit_per_zone2_s = 3e-9;         ///< x zones^2: the LP (joint's too)
   double mpit_per_node_s = 1.4e-9;        ///< x N: reading the machine (joint's too)
   double joint_per_k2_s = 9e-9;           ///< x k^2: a shell per MPIT node, its peak (k < 1,024)
-  double joint_per_k2_zone_s = 2e-9;      ///< and x k^2 x zones x zones / N: the peak's columns of D (meng40: the demo 50-90 ms a point, meng-p1-table1 84 ms)
+  /// and x k^2 x the zones a shell spans (k where zones are nodes): the peak's columns of D
+  /// (meng40: the demo's joint points 54-81 ms, 1.7-2.6 x this estimate; meng-p1-table1's 0.6 x)
+  double joint_per_k2_zone_s = 2e-9;
   double joint_inner_per_k_zone2_s = 2e-9;  ///< x k zones^2: k >= 1,024, each shell bounded first
   // rooms of > 256 zones (oxley1080: 0.46 / 0.91 s, oxley4320: 18 / 44 s for 2,000 jobs): the LP's
   // rows generated, each move after rounding over up to pools^2 pairs, a shell's bound per centre;
