@@ -108,6 +108,7 @@ void require_room_params(const ParamSet& params, std::string_view allocator) {
 
 void PeakRise::start(const RoomView& room, const JobConfig& config, std::int32_t node_count, std::string_view who) {
   room_ = &room, config_ = &config, d_ = &heat_of(room, who);
+  over_inlets_.clear(), over_rows_.clear(), over_reads_ = 0;  // peak_over's copy: another D, maybe
   if (std::ssize(terms_) != node_count) terms_.assign(std::size_t(node_count), NodeTerm{}), decision_ = 0;
   if (std::ssize(added_w_) != d_->size()) added_w_.assign(std::size_t(d_->size()), NAN);
   if (++decision_ == 0) {  // wrapped after 2^32 decisions: forget every record
@@ -123,11 +124,34 @@ void PeakRise::read_term(NodeId n, NodeTerm& t) const {
 
 double PeakRise::peak_over(std::span<const NodeId> nodes, std::span<const Eigen::Index> inlets) {
   const Eigen::VectorXd& now = room_->inlet_rise_k();
-  over_.resize(inlets.size());
-  for (std::size_t k = 0; k < inlets.size(); ++k) over_[k] = now[inlets[k]];
-  for (const NodeId n : nodes) {
-    const NodeTerm& t = term(n);
-    for (std::size_t k = 0; k < inlets.size(); ++k) over_[k] += d_->entry(inlets[k], t.zone) * t.delta_w;
+  const std::size_t m = inlets.size();
+  over_.resize(m);
+  for (std::size_t k = 0; k < m; ++k) over_[k] = now[inlets[k]];
+  // D's entries at the inlets, per zone: read where D keeps them (a column apart, a cache miss
+  // each) until that has cost as much as copying the inlets' rows once, then from that copy (m
+  // consecutive values per zone). The same values either way.
+  if (!std::equal(inlets.begin(), inlets.end(), over_inlets_.begin(), over_inlets_.end())) {
+    over_inlets_.assign(inlets.begin(), inlets.end());
+    over_reads_ = 0, over_rows_.clear();
+  }
+  const auto zones = std::size_t(d_->size());
+  if (over_rows_.empty() && (over_reads_ += nodes.size() * m) > zones * m) {
+    over_rows_.resize(zones * m);
+    for (std::size_t k = 0; k < m; ++k) {
+      for (std::size_t z = 0; z < zones; ++z) over_rows_[z * m + k] = d_->entry(inlets[k], Eigen::Index(z));
+    }
+  }
+  if (!over_rows_.empty()) {
+    for (const NodeId n : nodes) {
+      const NodeTerm& t = term(n);
+      const double* row = over_rows_.data() + std::size_t(t.zone) * m;
+      for (std::size_t k = 0; k < m; ++k) over_[k] += row[k] * t.delta_w;
+    }
+  } else {
+    for (const NodeId n : nodes) {
+      const NodeTerm& t = term(n);
+      for (std::size_t k = 0; k < m; ++k) over_[k] += d_->entry(inlets[k], t.zone) * t.delta_w;
+    }
   }
   return over_.empty() ? -INFINITY : *std::max_element(over_.begin(), over_.end());
 }

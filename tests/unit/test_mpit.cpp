@@ -441,6 +441,48 @@ TEST(JointAllocator, TakesTheCoolestShellOnABusyIntrepidStartedLate) {
   EXPECT_EQ(alloc.decisions, 24);
 }
 
+TEST(JointAllocator, TakesTheCoolestShellOnARoomOfManyZones) {
+  // 360 zones (node level): a shell is first bounded over the best shell's 16 hottest inlets,
+  // whose entries of D are copied per zone once read often enough; jobs up to 120 nodes
+  Scenario s = many_zone_room(120);
+  s.params.set("allocator", std::string("joint"));
+  CheckedJoint alloc(s);
+  test::simulate_with_physics(s, &alloc);
+  EXPECT_EQ(alloc.decisions, 60);
+}
+
+TEST(PeakRise, PeakOverSomeInletsSumsTheirEntriesOfD) {
+  // the same sums whether D's entries are read where D keeps them or from the per-zone copy
+  // peak_over makes once it has read as many (many calls with the same inlets), and after the
+  // inlets change
+  const Scenario s = many_zone_room(120);
+  Machine machine(s.platform.node_count);
+  auto physics = make_datacenter_model(s);
+  const RoomView& view = *physics;
+  PeakRise peaks;
+  RngStream rng({5, 0, 0}, StreamPurpose::allocator);
+  const JobConfig config;
+  for (int decision = 0; decision < 3; ++decision) {
+    peaks.start(view, config, machine.node_count(), "test");
+    for (int probe = 0; probe < 2; ++probe) {
+      std::vector<Eigen::Index> inlets;
+      for (int k = 0; k < 16; ++k) inlets.push_back(Eigen::Index(rng.integer(0, s.platform.node_count - 1)));
+      for (int call = 0; call < 40; ++call) {
+        std::vector<NodeId> nodes;
+        for (int k = 0; k < 20; ++k) nodes.push_back(NodeId(rng.integer(0, s.platform.node_count - 1)));
+        const HeatDistribution& d = *view.heat_distribution();
+        double expected = -INFINITY;
+        for (const Eigen::Index i : inlets) {
+          double rise = view.inlet_rise_k()[i];
+          for (const NodeId n : nodes) rise += d.entry(i, view.zone_of(n)) * (view.busy_power_w(n, config) - view.idle_power_w(n));
+          expected = std::max(expected, rise);
+        }
+        EXPECT_EQ(peaks.peak_over(nodes, inlets), expected) << "decision " << decision << " call " << call;
+      }
+    }
+  }
+}
+
 TEST(JointAllocator, ModifiedMc1x1AroundMc1x1sOwnCentreIsMc1x1) {
   // mc1x1_around(centre) is the shell collection MC1x1 itself makes around that centre: on an
   // empty machine, MC1x1's allocation must be mc1x1_around one of its own nodes.

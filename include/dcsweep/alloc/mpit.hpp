@@ -92,6 +92,9 @@ class PeakRise {
 
   std::vector<double> added_w_;  ///< NaN where no node was added
   std::vector<double> over_;             ///< peak_over's sums
+  std::vector<Eigen::Index> over_inlets_;  ///< peak_over's inlets since the decision began...
+  std::vector<double> over_rows_;          ///< ...their entries of D, per zone (once read enough)
+  std::size_t over_reads_ = 0;             ///< entries read for them one by one
   Eigen::VectorXd rise_, column_;
 };
 
