@@ -1,5 +1,6 @@
 // mtdp: total-power-minimising consolidation (alloc/thermal_rank.hpp).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -53,12 +54,15 @@ class MtdpAllocator final : public Allocator {
       auto margin = [&](Eigen::Index i) { return share ? (redline - rise(i)) / (*share)(i) : redline - rise(i); };
       const std::vector<Eigen::Index> tight =
           least_indices(rise.size(), 16, [&](Eigen::Index a, Eigen::Index b) { return margin(a) < margin(b); });
+      const std::array<const double*, 16> rows = tight_rows(d, tight);
       for (Class& c : classes_) {
         if (c.next == c.nodes.size()) continue;
         if (best && supply_now - c.delta * steepest_[std::size_t(c.zone)] > kSupplyMarginC) {
           double supply = INFINITY;
-          for (const Eigen::Index i : tight) {
-            const double t = redline - (rise(i) + d.entry(i, c.zone) * c.delta);
+          for (std::size_t k = 0; k < tight.size(); ++k) {
+            const Eigen::Index i = tight[k];
+            const double entry = rows[k] ? rows[k][c.zone] : d.entry(i, c.zone);
+            const double t = redline - (rise(i) + entry * c.delta);
             supply = std::min(supply, share ? t / (*share)(i) : t);
           }
           const double bound = compute + c.delta + (compute + c.delta) / coefficient_of_performance(supply);
@@ -138,6 +142,29 @@ class MtdpAllocator final : public Allocator {
 
   /// Above this supply (C) rounding cannot take the true one below 0 (where COP stops growing).
   static constexpr double kSupplyMarginC = 1e-3;
+
+  /// D's rows at the tight inlets, each copied the first time its inlet is tight (D keeps its
+  /// columns: an entry read there is a cache miss, and the same few inlets stay tight across
+  /// steps and decisions); null past kRowsKept rows (then entries are read one by one). The
+  /// same values as D.entry().
+  std::array<const double*, 16> tight_rows(const HeatDistribution& d, const std::vector<Eigen::Index>& tight) {
+    std::array<const double*, 16> out{};
+    if (rows_of_.size() != std::size_t(d.size()) || rows_d_ != &d) rows_of_.assign(std::size_t(d.size()), -1), rows_.clear(), rows_d_ = &d;
+    for (std::size_t k = 0; k < tight.size() && k < out.size(); ++k) {
+      std::int32_t& slot = rows_of_[std::size_t(tight[k])];
+      if (slot < 0 && rows_.size() < kRowsKept) {
+        slot = std::int32_t(rows_.size());
+        std::vector<double>& row = rows_.emplace_back(std::size_t(d.size()));
+        for (Eigen::Index z = 0; z < d.size(); ++z) row[std::size_t(z)] = d.entry(tight[k], z);
+      }
+      if (slot >= 0) out[k] = rows_[std::size_t(slot)].data();
+    }
+    return out;
+  }
+  static constexpr std::size_t kRowsKept = 256;
+  std::vector<std::int32_t> rows_of_;  ///< per inlet: its row in rows_, or -1
+  std::vector<std::vector<double>> rows_;
+  const HeatDistribution* rows_d_ = nullptr;
 
   std::vector<Class> classes_;
   std::vector<double> steepest_;
