@@ -20,6 +20,7 @@
 #include "dcsweep/sim/sp_eir.hpp"
 #include "dcsweep/thermal/cooling.hpp"
 #include "dcsweep/thermal/room.hpp"
+#include "sim_helpers.hpp"
 #include "test_helpers.hpp"
 
 namespace dcsweep {
@@ -322,16 +323,9 @@ class StraightforwardMtdp final : public Allocator {
 /// least `multi` jobs of more than one node.
 void expect_mtdp_equals_straightforward(const ParamSet& p, std::size_t jobs, int multi) {
   const Scenario s = make_scenario(p);
-  const auto run = [&](Allocator* allocator) {
-    const auto physics = make_datacenter_model(s);
-    std::vector<SimObserver*> observers{physics.get()};
-    SimulationOptions options{observers, physics.get(), true};
-    options.allocator = allocator;
-    return simulate(s, options);
-  };
-  const SimulationResult fast = run(nullptr);
+  const SimulationResult fast = test::simulate_with_physics(s, nullptr, true);
   StraightforwardMtdp reference(allocator_registry().at("mtdp").make(BuildContext{s.params, s.key}, s.platform));
-  const SimulationResult slow = run(&reference);
+  const SimulationResult slow = test::simulate_with_physics(s, &reference, true);
   ASSERT_EQ(fast.jobs.size(), jobs);
   int multi_node = 0;
   for (std::size_t j = 0; j < fast.jobs.size(); ++j) {
@@ -342,37 +336,33 @@ void expect_mtdp_equals_straightforward(const ParamSet& p, std::size_t jobs, int
   EXPECT_GT(multi_node, multi);
 }
 
-TEST(P4Mtdp, EqualsTheStraightforwardGreedyOnAMixedBusyRoom) {
-  // 3 rows x 4 racks x 6 nodes of two chassis types (two power deltas in a zone), KTH-SP2's jobs
-  // from its 5,000th on (a busy machine), scaled to the 72 nodes,
-  // cooling at the redline: every job's start and nodes equal the straightforward greedy's.
+/// mtdp on a room of rows x racks x nodes, cooling at the redline, KTH-SP2's jobs from its
+/// 5,000th on (a busy machine), scaled to the room.
+ParamSet mtdp_room(std::int32_t rows, std::int32_t racks, std::int32_t nodes, std::int64_t jobs) {
   ParamSet p(simulation_catalog());
   p.set("platform", std::string("room"));
-  test::set_room_layout(p, 3, 4, 6);
-  p.set("room_node_types", std::string("pe1955:1,pe1855:1"));
-  p.set("node_power", std::string("chassis"));
+  test::set_room_layout(p, rows, racks, nodes);
   p.set("allocator", std::string("mtdp"));
   p.set("cooling", std::string("redline"));
   p.set("trace", std::string(DCSWEEP_TRACES_DIR) + "/KTH-SP2-1996-2.1-cln.swf");
   p.set("first_job", std::int64_t{5000});
-  p.set("jobs", std::int64_t{150});
+  p.set("jobs", jobs);
   p.set("scale_to_platform", true);
+  return p;
+}
+
+TEST(P4Mtdp, EqualsTheStraightforwardGreedyOnAMixedBusyRoom) {
+  // 3 rows x 4 racks x 6 nodes of two chassis types (two power deltas in a zone)
+  ParamSet p = mtdp_room(3, 4, 6, 150);
+  p.set("room_node_types", std::string("pe1955:1,pe1855:1"));
+  p.set("node_power", std::string("chassis"));
   expect_mtdp_equals_straightforward(p, 150, 50);
 }
 
 TEST(P4Mtdp, EqualsTheStraightforwardGreedyOnARoomOfManyZones) {
-  // 360 zones, one node each, on a room started busy: the bound reads D's rows at the 16 tightest
-  // inlets from copies kept across steps and decisions (a row of another inlet fails this)
-  ParamSet p(simulation_catalog());
-  p.set("platform", std::string("room"));
-  test::set_room_layout(p, 2, 5, 36);
-  p.set("allocator", std::string("mtdp"));
-  p.set("cooling", std::string("redline"));
-  p.set("trace", std::string(DCSWEEP_TRACES_DIR) + "/KTH-SP2-1996-2.1-cln.swf");
-  p.set("first_job", std::int64_t{5000});
-  p.set("jobs", std::int64_t{120});
-  p.set("scale_to_platform", true);
-  expect_mtdp_equals_straightforward(p, 120, 40);
+  // 360 zones, one node each: the bound reads D's rows at the 16 tightest inlets from copies kept
+  // across steps and decisions (a row of another inlet fails this)
+  expect_mtdp_equals_straightforward(mtdp_room(2, 5, 36, 120), 120, 40);
 }
 
 TEST(P4BadInput, ThermostatPoliciesNeedARoomAndHtsTheDynamicThermostat) {
