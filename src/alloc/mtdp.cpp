@@ -59,9 +59,9 @@ class MtdpAllocator final : public Allocator {
         if (c.next == c.nodes.size()) continue;
         if (best && supply_now - c.delta * steepest_[std::size_t(c.zone)] > kSupplyMarginC) {
           double supply = INFINITY;
-          for (std::size_t k = 0; k < tight.size(); ++k) {
-            const Eigen::Index i = tight[k];
-            const double entry = rows[k] ? rows[k][c.zone] : d.entry(i, c.zone);
+          for (std::size_t r = 0; r < tight.size(); ++r) {
+            const Eigen::Index i = tight[r];
+            const double entry = rows[r] ? rows[r][c.zone] : d.entry(i, c.zone);
             const double t = redline - (rise(i) + entry * c.delta);
             supply = std::min(supply, share ? t / (*share)(i) : t);
           }
