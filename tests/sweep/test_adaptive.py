@@ -58,6 +58,14 @@ def journal_records(path):
     return ends[0], ends[1:]
 
 
+def records_written(path):
+    """The intact results a journal being written holds so far (0 while its header is incomplete)."""
+    try:
+        return len(journal_records(path)[1])
+    except (ValueError, IndexError):  # no full header line, or not even its record yet
+        return 0
+
+
 def crossings(path):
     """Per (scheduler, gamma): the narrowest interval of size_scale where the metric leaves 0."""
     out = {}
@@ -192,7 +200,7 @@ class AdaptiveDesign(unittest.TestCase):
             proc = sweeplib.start(BINARY, ["run", SPEC, "-o", out, "--quiet"], 2, cwd=ROOT)
             journal = out + ".journal"
             while proc.poll() is None:
-                if os.path.exists(journal) and len(journal_records(journal)[1]) >= records:
+                if os.path.exists(journal) and records_written(journal) >= records:
                     sweeplib.kill_job(proc)
                     return out, journal
                 time.sleep(0.002)
