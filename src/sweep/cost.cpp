@@ -86,13 +86,14 @@ WorkloadShape workload_shape(const Scenario& s) {
     const double zones = zones_of(s.params, s.platform);
     if (zones <= double(kSpEirMaxZones)) shape.dense_zones = zones;
   }
+  if (s.platform.has_room()) shape.room_zones = zones_of(s.params, s.platform);
   double node_s = 0, node_count = 0, first = INFINITY, last = -INFINITY;
   for (const Job& j : s.workload.jobs) {
     node_s += double(j.nodes) * j.runtime_s, node_count += double(j.nodes);
     shape.node_sq_sum += double(j.nodes) * double(j.nodes);
     if (j.nodes < kJointInnerBoundMinNodes) {
       shape.joint_small_sq_sum += double(j.nodes) * double(j.nodes);
-      const double zones = s.platform.has_room() ? zones_of(s.params, s.platform) : 0.0;
+      const double zones = shape.room_zones;
       shape.joint_small_touched_sum += double(j.nodes) * double(j.nodes) *
                                        std::min(zones, std::max(1.0, double(j.nodes) * zones / double(s.platform.node_count)));
     } else {
@@ -108,7 +109,6 @@ WorkloadShape workload_shape(const Scenario& s) {
   std::map<std::int32_t, double> memo;
   for (auto& [n, size] : shape.sizes) size.second = rcb_work(n, memo);
   shape.torus = s.platform.network == NetworkKind::torus;
-  if (s.platform.has_room()) shape.room_zones = zones_of(s.params, s.platform);
   if (shape.jobs > 0) shape.mean_job_nodes = node_count / shape.jobs;
   if (last > first) shape.offered_load = node_s / (shape.nodes * (last - first));
   shape.gamma = s.params.real("gamma");
