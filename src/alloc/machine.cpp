@@ -1,5 +1,6 @@
 #include "dcsweep/alloc/machine.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <string>
 
@@ -61,6 +62,61 @@ void Machine::occupy(std::span<const NodeId> nodes) {
       [](NodeId node) { throw SimulationError("node " + std::to_string(node) + " given to two jobs at once"); },
       [this](std::size_t w) { sync_word(w); });
   free_count_ -= static_cast<std::int32_t>(nodes.size());
+}
+
+void Machine::occupy(std::span<const NodeRun> runs) { mark_runs(runs, true); }
+
+void Machine::release(std::span<const NodeRun> runs) { mark_runs(runs, false); }
+
+void Machine::mark_runs(std::span<const NodeRun> runs, bool busy) {
+  const std::uint64_t was = busy ? ~std::uint64_t{0} : 0;  // each word's free bits before, in the run
+  for (const NodeRun& run : runs) {
+    if (run.count < 0 || run.first < 0 || run.first > node_count_ - run.count) {
+      throw SimulationError("nodes " + std::to_string(run.first) + "+" + std::to_string(run.count) +
+                            " are not all on the machine (" + std::to_string(node_count_) + " nodes)");
+    }
+    if (run.count == 0) continue;
+    const NodeId last = run.first + run.count - 1;
+    const auto w0 = std::size_t(run.first >> 6), w1 = std::size_t(last >> 6);
+    std::uint64_t head = ~std::uint64_t{0} << (run.first & 63);
+    const std::uint64_t tail = ~std::uint64_t{0} >> (63 - (last & 63));
+    if (w0 == w1) head &= tail;
+    // Checked before anything changes: whole words in between compared without a branch each.
+    bool ok = (free_bits_[w0] & head) == (was & head);
+    if (w0 != w1) {
+      ok = ok && (free_bits_[w1] & tail) == (was & tail);
+      std::uint64_t differ = 0;
+      for (std::size_t w = w0 + 1; w < w1; ++w) differ |= free_bits_[w] ^ was;
+      ok = ok && differ == 0;
+    }
+    if (!ok) {
+      for (NodeId node = run.first; node <= last; ++node) {
+        if (is_free(node) == busy) continue;
+        throw SimulationError("node " + std::to_string(node) + (busy ? " given to two jobs at once" : " released twice"));
+      }
+    }
+    const auto apply = [&](std::size_t w, std::uint64_t mask) {
+      free_bits_[w] = busy ? free_bits_[w] & ~mask : free_bits_[w] | mask;
+      sync_word(w);
+    };
+    apply(w0, head);
+    if (w0 != w1) {
+      apply(w1, tail);
+      if (w1 > w0 + 1) {
+        std::fill(free_bits_.begin() + std::ptrdiff_t(w0 + 1), free_bits_.begin() + std::ptrdiff_t(w1), ~was);
+        mark_words(w0 + 1, w1, !busy);
+      }
+    }
+    free_count_ += busy ? -run.count : run.count;  // per run: right even if a later run is refused
+  }
+}
+
+void Machine::mark_words(std::size_t from, std::size_t to, bool has_free) {
+  for (std::size_t s = from >> 6; s <= (to - 1) >> 6; ++s) {
+    const std::size_t lo = std::max(from, s * 64) - s * 64, hi = std::min(to, s * 64 + 64) - s * 64;
+    const std::uint64_t mask = (hi - lo == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << (hi - lo)) - 1) << lo;
+    free_words_[s] = has_free ? free_words_[s] | mask : free_words_[s] & ~mask;
+  }
 }
 
 void Machine::release(std::span<const NodeId> nodes) {
@@ -133,6 +189,70 @@ void Machine::lowest_free(std::int32_t count, std::vector<NodeId>& out) const {
       }
     }
   }
+}
+
+void Machine::lowest_free(std::int32_t count, std::vector<NodeRun>& out) const {
+  for (std::size_t s = 0; count > 0 && s < free_words_.size(); ++s) {
+    for (std::uint64_t words = free_words_[s]; words != 0 && count > 0; words &= words - 1) {
+      const std::size_t w = s * 64 + std::size_t(std::countr_zero(words));  // skips busy words
+      const auto base = static_cast<NodeId>(w * 64);
+      for (std::uint64_t bits = free_bits_[w]; bits != 0 && count > 0;) {
+        const int lo = std::countr_zero(bits);
+        const int len = std::min(std::countr_one(bits >> lo), count);
+        const NodeId first = base + lo;
+        if (!out.empty() && out.back().first + out.back().count == first) {
+          out.back().count += len;
+        } else {
+          out.push_back({first, len});
+        }
+        count -= len;
+        bits = lo + len == 64 ? 0 : bits & ~((std::uint64_t{2} << (lo + len - 1)) - 1);
+      }
+    }
+  }
+}
+
+void append_runs(std::span<const NodeId> nodes, std::vector<NodeRun>& out) {
+  for (std::size_t i = 0; i < nodes.size();) {
+    std::size_t j = i + 1;
+    while (j < nodes.size() && nodes[j] == nodes[j - 1] + 1) ++j;
+    const auto first = nodes[i];
+    const auto count = static_cast<std::int32_t>(j - i);
+    if (!out.empty() && out.back().first + out.back().count == first) {
+      out.back().count += count;
+    } else {
+      out.push_back({first, count});
+    }
+    i = j;
+  }
+}
+
+void append_ids(std::span<const NodeRun> runs, std::vector<NodeId>& out) {
+  std::size_t at = out.size();
+  out.resize(at + static_cast<std::size_t>(node_total(runs)));
+  for (const NodeRun& run : runs) {
+    for (std::int32_t k = 0; k < run.count; ++k) out[at++] = run.first + k;
+  }
+}
+
+void sort_runs(std::vector<NodeRun>& runs) {
+  const auto by_first = [](const NodeRun& a, const NodeRun& b) { return a.first < b.first; };
+  if (std::is_sorted(runs.begin(), runs.end(), by_first) &&
+      std::adjacent_find(runs.begin(), runs.end(), [](const NodeRun& a, const NodeRun& b) {
+        return a.first + a.count == b.first;
+      }) == runs.end()) {
+    return;
+  }
+  std::sort(runs.begin(), runs.end(), by_first);
+  std::size_t kept = 0;
+  for (const NodeRun& run : runs) {
+    if (kept > 0 && runs[kept - 1].first + runs[kept - 1].count == run.first) {
+      runs[kept - 1].count += run.count;
+    } else {
+      runs[kept++] = run;
+    }
+  }
+  runs.resize(kept);
 }
 
 }  // namespace dcsweep

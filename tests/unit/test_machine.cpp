@@ -98,6 +98,121 @@ TEST(Machine, AgreesWithAPlainModelThroughRandomOperations) {
   }
 }
 
+TEST(Machine, RunsAgreeWithNodeIdsThroughRandomOperations) {
+  // Two machines of 1,000 nodes (a partial last word) driven through the same jobs, one by node
+  // ids, one by runs (NodeRun): jobs of 1-300 nodes placed by lowest_free (ids vs runs, which must
+  // expand to the same ids) or at random (runs cut from a shuffled set), released in any order.
+  // After each step both agree on every node and on lowest_free's answer.
+  const NodeId n = 1000;
+  Machine by_ids(n), by_runs(n);
+  std::mt19937_64 rng(11);
+  std::vector<std::vector<NodeId>> jobs;
+  for (int step = 0; step < 4000; ++step) {
+    if (jobs.empty() || (rng() % 2 == 0 && by_ids.free_count() > 0)) {
+      const auto k = std::int32_t(1 + rng() % std::uint64_t(std::min(300, by_ids.free_count())));
+      std::vector<NodeId> ids;
+      std::vector<NodeRun> runs;
+      if (rng() % 2 == 0) {
+        by_ids.lowest_free(k, ids);
+        by_runs.lowest_free(k, runs);
+        std::vector<NodeId> expanded;
+        append_ids(runs, expanded);
+        ASSERT_EQ(expanded, ids) << "step " << step;
+        for (std::size_t r = 1; r < runs.size(); ++r) {  // maximal runs: none continues the one before
+          ASSERT_NE(runs[r - 1].first + runs[r - 1].count, runs[r].first);
+        }
+      } else {
+        by_ids.lowest_free(by_ids.free_count(), ids);
+        std::shuffle(ids.begin(), ids.end(), rng);
+        ids.resize(std::size_t(k));
+        std::sort(ids.begin(), ids.end(), [&](NodeId a, NodeId b) { return a / 50 < b / 50; });  // some runs
+        append_runs(ids, runs);
+      }
+      by_ids.occupy(ids);
+      by_runs.occupy(runs);
+      jobs.push_back(ids);
+    } else {
+      const std::size_t j = rng() % jobs.size();
+      std::vector<NodeRun> runs;
+      append_runs(jobs[j], runs);
+      ASSERT_EQ(node_total(runs), std::int64_t(jobs[j].size()));
+      by_ids.release(jobs[j]);
+      by_runs.release(runs);
+      jobs.erase(jobs.begin() + std::ptrdiff_t(j));
+    }
+    ASSERT_EQ(by_ids.free_count(), by_runs.free_count());
+    for (NodeId v = 0; v < n; ++v) ASSERT_EQ(by_ids.is_free(v), by_runs.is_free(v)) << "step " << step << " node " << v;
+    const auto k = std::int32_t(rng() % std::uint64_t(by_ids.free_count() + 1));
+    std::vector<NodeId> low, expanded{-1};
+    std::vector<NodeRun> runs{{-10, 1}};  // appends after what is there
+    by_ids.lowest_free(k, low);
+    by_runs.lowest_free(k, runs);
+    low.insert(low.begin(), -1);
+    append_ids(std::span<const NodeRun>(runs).subspan(1), expanded);
+    ASSERT_EQ(expanded, low) << "step " << step;
+  }
+}
+
+TEST(Machine, RunsRefusedNameTheirFirstOffendingNode) {
+  Machine m(130);
+  const NodeRun a[] = {{60, 10}, {128, 2}};
+  m.occupy(a);
+  EXPECT_EQ(m.free_count(), 118);
+  EXPECT_FALSE(m.is_free(63));
+  EXPECT_FALSE(m.is_free(64));
+  EXPECT_TRUE(m.is_free(70));
+  const auto message = [&](auto op) {
+    try {
+      op();
+    } catch (const SimulationError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message([&] { m.occupy(std::vector<NodeRun>{{50, 20}}); }), "node 60 given to two jobs at once");
+  EXPECT_EQ(message([&] { m.release(std::vector<NodeRun>{{68, 3}}); }), "node 70 released twice");
+  EXPECT_EQ(message([&] { m.occupy(std::vector<NodeRun>{{0, 2}, {1, 1}}); }), "node 1 given to two jobs at once");
+  EXPECT_EQ(message([&] { m.occupy(std::vector<NodeRun>{{125, 6}}); }), "nodes 125+6 are not all on the machine (130 nodes)");
+  Machine fresh(130);
+  fresh.occupy(a);
+  fresh.release(a);
+  EXPECT_EQ(fresh.free_count(), 130);
+  // A conflict in a whole word in the middle of a long run, and in its last word; nothing changes.
+  Machine big(1000);
+  big.occupy(std::vector<NodeId>{200, 900});
+  EXPECT_EQ(message([&] { big.occupy(std::vector<NodeRun>{{10, 500}}); }), "node 200 given to two jobs at once");
+  EXPECT_EQ(message([&] { big.occupy(std::vector<NodeRun>{{700, 201}}); }), "node 900 given to two jobs at once");
+  EXPECT_EQ(message([&] { big.release(std::vector<NodeRun>{{200, 1}, {300, 500}}); }), "node 300 released twice");
+  EXPECT_EQ(big.free_count(), 998 + 1);  // the first run's release went through
+  big.occupy(std::vector<NodeRun>{{0, 900}, {901, 99}});
+  EXPECT_EQ(big.free_count(), 0);
+  std::vector<NodeRun> none;
+  big.lowest_free(0, none);
+  EXPECT_TRUE(none.empty());
+  big.release(std::vector<NodeRun>{{0, 1000}});
+  std::vector<NodeRun> all;
+  big.lowest_free(1000, all);
+  EXPECT_EQ(all, (std::vector<NodeRun>{{0, 1000}}));
+}
+
+TEST(NodeRuns, CutJoinSortAndCount) {
+  std::vector<NodeRun> runs;
+  append_runs(std::vector<NodeId>{3, 4, 5, 9, 8}, runs);
+  EXPECT_EQ(runs, (std::vector<NodeRun>{{3, 3}, {9, 1}, {8, 1}}));
+  append_runs(std::vector<NodeId>{9, 10, 2}, runs);  // 9 continues the run of 8
+  EXPECT_EQ(runs, (std::vector<NodeRun>{{3, 3}, {9, 1}, {8, 3}, {2, 1}}));
+  EXPECT_EQ(node_total(runs), 8);
+  std::vector<NodeId> ids;
+  append_ids(runs, ids);
+  EXPECT_EQ(ids, (std::vector<NodeId>{3, 4, 5, 9, 8, 9, 10, 2}));
+  std::vector<NodeRun> disjoint{{9, 2}, {2, 1}, {3, 3}, {20, 1}, {6, 1}};
+  sort_runs(disjoint);
+  EXPECT_EQ(disjoint, (std::vector<NodeRun>{{2, 5}, {9, 2}, {20, 1}}));
+  std::vector<NodeRun> sorted{{0, 1}, {5, 2}};
+  sort_runs(sorted);
+  EXPECT_EQ(sorted, (std::vector<NodeRun>{{0, 1}, {5, 2}}));
+}
+
 TEST(Machine, AscendingAndConsecutiveAgreeWithPlainLoops) {
   // The vectorised checks behind sort_nodes and the whole-word masks, against plain loops on
   // every length to 40 with the one step out of order at every position (8 at a time + a tail).

@@ -19,6 +19,28 @@ inline void sort_nodes(std::vector<NodeId>& nodes) {
   if (!ascending(nodes)) std::sort(nodes.begin(), nodes.end());
 }
 
+/// A run of consecutive node ids: first, first + 1, ..., first + count - 1. A node set kept as
+/// runs costs a few words per job where first fit on a large machine hands out hundreds of ids.
+struct NodeRun {
+  NodeId first;
+  std::int32_t count;
+  friend bool operator==(const NodeRun&, const NodeRun&) = default;
+};
+
+/// Appends `nodes` to `out` as runs of consecutive ascending ids, order kept ({3, 4, 5, 9, 8}:
+/// 3+3, 9+1, 8+1); a run that continues out's last one extends it.
+void append_runs(std::span<const NodeId> nodes, std::vector<NodeRun>& out);
+/// Appends the ids of `runs`, in order, to `out`.
+void append_ids(std::span<const NodeRun> runs, std::vector<NodeId>& out);
+/// How many nodes `runs` hold.
+inline std::int64_t node_total(std::span<const NodeRun> runs) {
+  std::int64_t total = 0;
+  for (const NodeRun& run : runs) total += run.count;
+  return total;
+}
+/// Sorts disjoint runs by first id and merges the adjacent ones: their ids in ascending order.
+void sort_runs(std::vector<NodeRun>& runs);
+
 enum class NodeState : std::uint8_t { on, off, booting };
 
 class Machine {
@@ -33,6 +55,10 @@ class Machine {
   void occupy(std::span<const NodeId> nodes);
   /// Marks nodes free; SimulationError if one is already free.
   void release(std::span<const NodeId> nodes);
+  /// The same for runs of nodes: a mask per word a run covers. SimulationError also for a run
+  /// beyond the machine.
+  void occupy(std::span<const NodeRun> runs);
+  void release(std::span<const NodeRun> runs);
 
   std::int32_t off_count() const { return off_count_; }
   std::int32_t booting_count() const { return booting_count_; }
@@ -52,6 +78,8 @@ class Machine {
 
   /// Appends the `count` lowest-numbered free nodes to `out` (count <= free_count()).
   void lowest_free(std::int32_t count, std::vector<NodeId>& out) const;
+  /// The same nodes as runs, appended to `out` (its last run extended where they continue it).
+  void lowest_free(std::int32_t count, std::vector<NodeRun>& out) const;
 
  private:
   std::int32_t node_count_;
@@ -64,6 +92,10 @@ class Machine {
     free_words_[w >> 6] = free_bits_[w] ? free_words_[w >> 6] | b : free_words_[w >> 6] & ~b;
   }
   std::vector<std::uint64_t> off_bits_, booting_bits_;  ///< empty until a node first goes off
+  /// occupy (busy) or release of runs: whole words in a run's middle set at once.
+  void mark_runs(std::span<const NodeRun> runs, bool busy);
+  /// Sets free_words_'s bits [from, to) (words from .. to - 1 have free nodes or none).
+  void mark_words(std::size_t from, std::size_t to, bool has_free);
 };
 
 }  // namespace dcsweep
