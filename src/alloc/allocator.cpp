@@ -12,6 +12,13 @@ bool Allocator::allocate(std::int32_t nodes, const Machine& machine, std::vector
   return allocate(AllocationRequest{job, nodes, config, attributes, machine, no_room, 0.0}, out);
 }
 
+bool Allocator::allocate_runs(const AllocationRequest& request, std::vector<NodeRun>& out) {
+  std::vector<NodeId> nodes;
+  if (!allocate(request, nodes)) return false;
+  append_runs(nodes, out);
+  return true;
+}
+
 const AllocatorRegistry& allocator_registry() {
   static const AllocatorRegistry registry("allocator",
                                           {first_fit_allocator_entry(), random_allocator_entry(), mc1x1_allocator_entry(),

@@ -12,6 +12,10 @@ class FirstFitAllocator final : public Allocator {
     machine.lowest_free(nodes, out);
     return true;
   }
+  bool allocate_runs(const AllocationRequest& request, std::vector<NodeRun>& out) override {
+    request.machine.lowest_free(request.nodes, out);
+    return true;
+  }
 };
 
 }  // namespace

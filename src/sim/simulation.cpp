@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 #include "dcsweep/alloc/allocator.hpp"
 #include "dcsweep/core/error.hpp"
@@ -37,7 +38,6 @@ class Engine final : public SchedulingContext, public NodeControl {
         wall_limit_(options.wall_limit),
         machine_(scenario.platform.node_count),
         outcomes_(jobs_.size(), JobOutcome{NAN, NAN, false}),
-        node_sets_(jobs_.size()),
         configs_(jobs_.size()),
         progress_(jobs_.size()),
         attributes_(job_attributes(scenario)),
@@ -53,6 +53,10 @@ class Engine final : public SchedulingContext, public NodeControl {
     scheduler_ = options.scheduler ? options.scheduler : own_scheduler_.get();
     allocator_ = options.allocator ? options.allocator : own_allocator_.get();
     runtime_ = runtime_model_registry().at(scenario.params.text("runtime_model")).make(build, scenario.platform);
+    runs_only_ = !runtime_->uses_comm_cost() && !comm_.reads_nodes(false) &&
+                 std::none_of(observers_.begin(), observers_.end(), [](const SimObserver* o) { return o->reads_node_ids(); });
+    if (runs_only_) runs_.resize(jobs_.size());
+    if (!runs_only_ || keep_nodes_) node_sets_.resize(jobs_.size());
     if (boot_s_ == 0 && scenario.params.real("node_boot_energy_j") > 0) {
       throw InputError("node_boot_energy_j needs node_boot_s > 0 (the boot energy is drawn over the boot time)");
     }
@@ -115,12 +119,25 @@ class Engine final : public SchedulingContext, public NodeControl {
     return p.since_s + (job_at(index).estimate_s - p.done_s) * p.scale;
   }
   void schedule_end(JobIndex index);
+  /// A job's node ids, in task order: empty when node sets are kept as runs only.
+  std::span<const NodeId> ids_of(JobIndex index) const {
+    return runs_only_ ? std::span<const NodeId>() : std::span<const NodeId>(node_sets_[std::size_t(index)]);
+  }
+  std::int32_t held(JobIndex index) const {
+    return static_cast<std::int32_t>(runs_only_ ? node_total(runs_[std::size_t(index)])
+                                                : std::int64_t(node_sets_[std::size_t(index)].size()));
+  }
   Placement placement(JobIndex index) const {
-    return {job_at(index), configs_[std::size_t(index)], node_sets_[std::size_t(index)],
-            progress_[std::size_t(index)].comm_stretch};
+    return {job_at(index), configs_[std::size_t(index)], ids_of(index), progress_[std::size_t(index)].comm_stretch,
+            held(index)};
   }
   RuntimeEffect effect_of(JobIndex index, const JobConfig& config, std::span<const NodeId> nodes, double& cc);
-  bool place(JobIndex index, const JobConfig& config, std::int32_t count, std::vector<NodeId>& out);
+  /// Asks the allocator for `count` nodes, as ids or as runs (NodeRun) into `out` (empty on entry).
+  template <class Node>
+  bool place(JobIndex index, const JobConfig& config, std::int32_t count, std::vector<Node>& out);
+  void occupy(JobIndex index) {
+    runs_only_ ? machine_.occupy(runs_[std::size_t(index)]) : machine_.occupy(node_sets_[std::size_t(index)]);
+  }
 
   const Scenario& scenario_;
   const std::vector<Job>& jobs_;
@@ -136,7 +153,12 @@ class Engine final : public SchedulingContext, public NodeControl {
   std::unique_ptr<RuntimeModel> runtime_;
   Machine machine_;
   std::vector<JobOutcome> outcomes_;
-  std::vector<std::vector<NodeId>> node_sets_;
+  std::vector<std::vector<NodeId>> node_sets_;  ///< each job's nodes in task order (with runs_only_: kept nodes only)
+  /// Node sets as runs of ids instead: nothing in this run reads a job's node ids (no observer,
+  /// no CC_job, no rcb mapping, a runtime model that ignores the placement).
+  bool runs_only_ = false;
+  std::vector<std::vector<NodeRun>> runs_;
+  std::vector<std::vector<NodeRun>> spare_runs_;  ///< ended jobs' run vectors, reused
   std::vector<JobConfig> configs_;
   std::vector<Progress> progress_;
   std::vector<JobAttributes> attributes_;
@@ -153,7 +175,22 @@ class Engine final : public SchedulingContext, public NodeControl {
   std::size_t next_arrival_ = 0;
   double now_ = 0;
   std::vector<NodeId> scratch_;
+  std::vector<NodeRun> scratch_runs_;
 };
+
+/// Keeps the first `keep` nodes of `runs` and moves the others to `tail` (empty on entry).
+void split_runs(std::vector<NodeRun>& runs, std::int64_t keep, std::vector<NodeRun>& tail) {
+  std::size_t r = 0;
+  for (; r < runs.size() && keep >= runs[r].count; ++r) keep -= runs[r].count;
+  if (r == runs.size()) return;
+  if (keep > 0) {
+    tail.push_back({runs[r].first + static_cast<NodeId>(keep), runs[r].count - static_cast<std::int32_t>(keep)});
+    runs[r].count = static_cast<std::int32_t>(keep);
+    ++r;
+  }
+  tail.insert(tail.end(), runs.begin() + std::ptrdiff_t(r), runs.end());
+  runs.resize(r);
+}
 
 RuntimeEffect Engine::effect_of(JobIndex index, const JobConfig& config, std::span<const NodeId> nodes, double& cc) {
   const Job& j = job_at(index);
@@ -166,12 +203,20 @@ RuntimeEffect Engine::effect_of(JobIndex index, const JobConfig& config, std::sp
   return effect;
 }
 
-bool Engine::place(JobIndex index, const JobConfig& config, std::int32_t count, std::vector<NodeId>& out) {
+template <class Node>
+bool Engine::place(JobIndex index, const JobConfig& config, std::int32_t count, std::vector<Node>& out) {
   if (count > machine_.free_count()) return false;
   const AllocationRequest request{job_at(index), count, config, attributes_[std::size_t(index)], machine_, *room_, now_};
-  if (!allocator_->allocate(request, out)) return false;
-  if (static_cast<std::int32_t>(out.size()) != count) {
-    throw SimulationError("allocator returned " + std::to_string(out.size()) + " nodes for " + std::to_string(count));
+  std::int64_t got = 0;
+  if constexpr (std::is_same_v<Node, NodeRun>) {
+    if (!allocator_->allocate_runs(request, out)) return false;
+    got = node_total(out);
+  } else {
+    if (!allocator_->allocate(request, out)) return false;
+    got = std::int64_t(out.size());
+  }
+  if (got != count) {
+    throw SimulationError("allocator returned " + std::to_string(got) + " nodes for " + std::to_string(count));
   }
   return true;
 }
@@ -179,17 +224,28 @@ bool Engine::place(JobIndex index, const JobConfig& config, std::int32_t count, 
 bool Engine::start_job(JobIndex index, const JobConfig& config, const StartCheck& accept) {
   const Job& j = job_at(index);
   const std::int32_t count = config.nodes_of(j);
-  auto& nodes = node_sets_[std::size_t(index)];
-  nodes.clear();
-  if (!place(index, config, count, nodes)) return false;
-  comm_.map_tasks(nodes, attributes_[std::size_t(index)]);
-  double cc = NAN;
-  const RuntimeEffect effect = effect_of(index, config, nodes, cc);
-  if (accept && !accept(now_ + j.estimate_s * effect.scale)) {
+  if (runs_only_) {
+    auto& runs = runs_[std::size_t(index)];
+    if (runs.capacity() == 0 && !spare_runs_.empty()) {  // no allocation per job
+      runs.swap(spare_runs_.back());
+      spare_runs_.pop_back();
+    }
+    runs.clear();
+    if (!place(index, config, count, runs)) return false;
+    sort_runs(runs);  // in_order task mapping: ascending ids
+  } else {
+    auto& nodes = node_sets_[std::size_t(index)];
     nodes.clear();
+    if (!place(index, config, count, nodes)) return false;
+    comm_.map_tasks(nodes, attributes_[std::size_t(index)]);
+  }
+  double cc = NAN;
+  const RuntimeEffect effect = effect_of(index, config, ids_of(index), cc);
+  if (accept && !accept(now_ + j.estimate_s * effect.scale)) {
+    runs_only_ ? runs_[std::size_t(index)].clear() : node_sets_[std::size_t(index)].clear();
     return false;
   }
-  machine_.occupy(nodes);
+  occupy(index);
   configs_[std::size_t(index)] = config;
   progress_[std::size_t(index)] = {now_, 0, effect.scale, effect.comm_stretch, now_};
   JobOutcome& outcome = outcomes_[std::size_t(index)];
@@ -213,16 +269,19 @@ void Engine::schedule_end(JobIndex index) {
 bool Engine::reconfigure(JobIndex index, const JobConfig& config, double reconfiguration_s) {
   if (config.nodes < 0 || !is_running(index) || reconfiguration_s < 0) return false;
   const std::int32_t count = config.nodes_of(job_at(index));
-  auto& nodes = node_sets_[std::size_t(index)];
-  const auto have = static_cast<std::int32_t>(nodes.size());
+  const std::int32_t have = held(index);
   const JobConfig& now_config = configs_[std::size_t(index)];
   const bool same_setting = (now_config.cpu_cap_w == config.cpu_cap_w ||
                              (std::isnan(now_config.cpu_cap_w) && std::isnan(config.cpu_cap_w))) &&
                             now_config.pstate == config.pstate;
   if (count == have && same_setting) return true;
   scratch_.clear();
-  if (count > have && !place(index, configs_[std::size_t(index)], count - have, scratch_)) return false;
-  const std::vector<NodeId> before_nodes = nodes;
+  scratch_runs_.clear();
+  if (count > have && (runs_only_ ? !place(index, configs_[std::size_t(index)], count - have, scratch_runs_)
+                                  : !place(index, configs_[std::size_t(index)], count - have, scratch_))) {
+    return false;
+  }
+  const std::vector<NodeId> before_nodes(ids_of(index).begin(), ids_of(index).end());
   const JobConfig before_config = configs_[std::size_t(index)];
   Progress& p = progress_[std::size_t(index)];
   const double before_stretch = p.comm_stretch;
@@ -232,24 +291,36 @@ bool Engine::reconfigure(JobIndex index, const JobConfig& config, double reconfi
   const Job& j = job_at(index);
   running_.erase({estimated_end_s(index), index});
   p.done_s += std::max(0.0, now_ - p.since_s) / p.scale;
-  if (count > have) {
-    machine_.occupy(scratch_);
-    nodes.insert(nodes.end(), scratch_.begin(), scratch_.end());
+  if (runs_only_) {
+    auto& runs = runs_[std::size_t(index)];
+    if (count > have) {
+      machine_.occupy(scratch_runs_);
+      runs.insert(runs.end(), scratch_runs_.begin(), scratch_runs_.end());
+    } else {
+      split_runs(runs, count, scratch_runs_);
+      machine_.release(scratch_runs_);
+    }
   } else {
-    machine_.release(std::span<const NodeId>(nodes).subspan(std::size_t(count)));
-    nodes.resize(std::size_t(count));
+    auto& nodes = node_sets_[std::size_t(index)];
+    if (count > have) {
+      machine_.occupy(scratch_);
+      nodes.insert(nodes.end(), scratch_.begin(), scratch_.end());
+    } else {
+      machine_.release(std::span<const NodeId>(nodes).subspan(std::size_t(count)));
+      nodes.resize(std::size_t(count));
+    }
   }
   configs_[std::size_t(index)] = config;
   configs_[std::size_t(index)].nodes = count;
   double cc = NAN;
-  const RuntimeEffect effect = effect_of(index, configs_[std::size_t(index)], nodes, cc);
+  const RuntimeEffect effect = effect_of(index, configs_[std::size_t(index)], ids_of(index), cc);
   p.since_s = now_ + reconfiguration_s;
   p.scale = effect.scale;
   p.comm_stretch = effect.comm_stretch;
   p.held_since_s = now_;
   outcome.end_s = NAN;  // schedule_end must not erase the old estimate twice
   schedule_end(index);
-  const Placement before{j, before_config, before_nodes, before_stretch};
+  const Placement before{j, before_config, before_nodes, before_stretch, have};
   for (SimObserver* observer : observers_) observer->on_job_resize(now_, before, placement(index));
   return true;
 }
@@ -332,16 +403,22 @@ void Engine::finish(JobIndex index) {
   const Job& j = job_at(index);
   JobOutcome& outcome = outcomes_[std::size_t(index)];
   Progress& p = progress_[std::size_t(index)];
-  auto& nodes = node_sets_[std::size_t(index)];
+  const std::int32_t count = held(index);
   ended_[index] = true;
-  machine_.release(nodes);
+  runs_only_ ? machine_.release(runs_[std::size_t(index)]) : machine_.release(node_sets_[std::size_t(index)]);
   const double estimated_end = estimated_end_s(index);
   running_.erase({estimated_end, index});
-  scheduler_->ended(index, estimated_end, static_cast<std::int32_t>(nodes.size()));
-  outcome.node_seconds += double(nodes.size()) * (now_ - p.held_since_s);
+  scheduler_->ended(index, estimated_end, count);
+  outcome.node_seconds += double(count) * (now_ - p.held_since_s);
   outcome.stretch = (outcome.end_s - outcome.start_s) / work_s(j);
   for (SimObserver* observer : observers_) observer->on_job_end(now_, placement(index), outcome.killed);
-  if (!keep_nodes_) std::vector<NodeId>().swap(nodes);
+  if (runs_only_) {
+    if (keep_nodes_) append_ids(runs_[std::size_t(index)], node_sets_[std::size_t(index)]);
+    spare_runs_.push_back(std::move(runs_[std::size_t(index)]));
+    runs_[std::size_t(index)] = {};
+  } else if (!keep_nodes_) {
+    std::vector<NodeId>().swap(node_sets_[std::size_t(index)]);
+  }
 }
 
 }  // namespace

@@ -52,15 +52,15 @@ void UtilizationSeries::advance_to(double time_s) {
 }
 
 void UtilizationSeries::on_job_start(double, const Placement& placement) {
-  busy_ += static_cast<double>(placement.nodes.size());
+  busy_ += static_cast<double>(placement.node_count);
 }
 
 void UtilizationSeries::on_job_end(double, const Placement& placement, bool) {
-  busy_ -= static_cast<double>(placement.nodes.size());
+  busy_ -= static_cast<double>(placement.node_count);
 }
 
 void UtilizationSeries::on_job_resize(double, const Placement& before, const Placement& after) {
-  busy_ += static_cast<double>(after.nodes.size()) - static_cast<double>(before.nodes.size());
+  busy_ += static_cast<double>(after.node_count) - static_cast<double>(before.node_count);
 }
 
 void UtilizationSeries::report(double end_s, Report& report) {

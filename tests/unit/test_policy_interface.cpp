@@ -174,6 +174,133 @@ class ViewingAllocator final : public Allocator {
   std::vector<double> supply;
 };
 
+/// Reads node ids (so the engine keeps them), and checks that each placement's ids match its count.
+class IdReader final : public SimObserver {
+ public:
+  std::int64_t placements = 0, wrong_counts = 0;
+  void on_job_start(double, const Placement& p) override { check(p); }
+  void on_job_end(double, const Placement& p, bool) override { check(p); }
+  void on_job_resize(double, const Placement& before, const Placement& after) override {
+    check(before);
+    check(after);
+  }
+
+ private:
+  void check(const Placement& p) {
+    ++placements;
+    if (std::int64_t(p.nodes.size()) != p.node_count) ++wrong_counts;
+  }
+};
+
+/// The scenario's allocator, counting which form the engine asks for: ids or runs.
+class CountingAllocator final : public Allocator {
+ public:
+  explicit CountingAllocator(const Scenario& s)
+      : inner_(allocator_registry().at(s.params.text("allocator")).make(BuildContext{s.params, s.key}, s.platform)) {}
+  bool allocate(const AllocationRequest& request, std::vector<NodeId>& out) override {
+    ++as_ids;
+    return inner_->allocate(request, out);
+  }
+  bool allocate_runs(const AllocationRequest& request, std::vector<NodeRun>& out) override {
+    ++as_runs;
+    return inner_->allocate_runs(request, out);
+  }
+  int as_ids = 0, as_runs = 0;
+
+ private:
+  std::unique_ptr<Allocator> inner_;
+};
+
+/// Runs `s` twice, node sets kept as ids (an observer reads them) and as runs (none does), and
+/// expects the same run: every job's times, node-seconds and final nodes, and every metric.
+void expect_runs_equal_ids(const Scenario& s, Scheduler* scheduler_ids = nullptr, Scheduler* scheduler_runs = nullptr) {
+  IdReader reader;
+  SimObserver* with_reader[] = {&reader};
+  CountingAllocator allocator_ids(s), allocator_runs(s);
+  SimulationOptions ids{with_reader, nullptr, true};
+  ids.scheduler = scheduler_ids;
+  ids.allocator = &allocator_ids;
+  SimulationOptions runs{{}, nullptr, true};
+  runs.scheduler = scheduler_runs;
+  runs.allocator = &allocator_runs;
+  const SimulationResult a = simulate(s, ids), b = simulate(s, runs);
+  EXPECT_GT(reader.placements, 0);
+  EXPECT_EQ(reader.wrong_counts, 0);
+  EXPECT_EQ(allocator_ids.as_runs, 0);  // each run took the form it was meant to
+  EXPECT_GT(allocator_ids.as_ids, 0);
+  EXPECT_EQ(allocator_runs.as_ids, 0);
+  EXPECT_EQ(allocator_runs.as_runs, allocator_ids.as_ids);
+  ASSERT_EQ(a.jobs.size(), b.jobs.size());
+  for (std::size_t j = 0; j < a.jobs.size(); ++j) {
+    ASSERT_EQ(a.jobs[j].start_s, b.jobs[j].start_s) << j;
+    ASSERT_EQ(a.jobs[j].end_s, b.jobs[j].end_s) << j;
+    ASSERT_EQ(a.jobs[j].node_seconds, b.jobs[j].node_seconds) << j;
+    ASSERT_EQ(a.nodes[j], b.nodes[j]) << j;
+  }
+  ASSERT_EQ(a.report.metrics.size(), b.report.metrics.size());
+  for (std::size_t m = 0; m < a.report.metrics.size(); ++m) {
+    const double x = a.report.metrics[m].value, y = b.report.metrics[m].value;
+    EXPECT_TRUE(x == y || (std::isnan(x) && std::isnan(y))) << a.report.metrics[m].name << ": " << x << " vs " << y;
+  }
+}
+
+TEST(PolicyInterface, NodeSetsKeptAsRunsGiveTheRunOfNodeIds) {
+  // A busy intrepid (1,500 NASA jobs scaled onto 40,960 nodes, arrivals compressed) under EASY:
+  // first fit (runs found directly), random and mc1x1 (their ids cut into runs, random's unsorted).
+  for (const char* allocator : {"first_fit", "random", "mc1x1"}) {
+    ParamSet p(simulation_catalog());
+    p.set("platform", std::string("intrepid"));
+    p.set("trace", std::string(DCSWEEP_TRACES_DIR) + "/NASA-iPSC-1993-3.1-cln.swf");
+    p.set("scale_to_platform", true);
+    p.set("jobs", std::int64_t{1500});
+    p.set("gamma", 0.2);
+    p.set("node_power", std::string("none"));
+    p.set("allocator", std::string(allocator));
+    SCOPED_TRACE(allocator);
+    expect_runs_equal_ids(make_scenario(p));
+  }
+}
+
+TEST(PolicyInterface, ResizedNodeSetsKeptAsRunsGiveTheRunOfNodeIds) {
+  // Shrinks cut a run in two (job 0: 30 -> 17 nodes; job 2: 10 -> 1), grows append scattered
+  // nodes (random allocator), a shrink after a grow drops the appended nodes first, on a 100-node
+  // machine; one-node jobs arriving at the script's times make them event times.
+  ParamSet p(simulation_catalog());
+  p.set("platform", std::string("room"));
+  test::set_room_layout(p, 1, 2, 50);
+  p.set("node_power", std::string("none"));
+  p.set("comm_cost_metrics", std::string("off"));  // CC_job would need the ids
+  p.set("workload", std::string("poisson"));
+  const std::vector<Job> jobs = {{1, 0, 100, 100, 30}, {2, 0, 100, 100, 20}, {3, 5, 50, 50, 10},
+                                 {4, 10, 5, 5, 1},     {5, 20, 5, 5, 1},     {6, 30, 5, 5, 1},
+                                 {7, 35, 5, 5, 1},     {8, 40, 30, 30, 25},  {9, 45, 5, 5, 1}};
+  for (const char* allocator : {"first_fit", "random"}) {
+    SCOPED_TRACE(allocator);
+    p.set("allocator", std::string(allocator));
+    Scenario s = make_scenario(p);
+    s.workload.jobs = jobs;
+    int resized = 0;
+    const auto script = [&](ScriptedScheduler& sched) {
+      const auto resize = [&](JobIndex j, std::int32_t n, double pause_s) {
+        return [&resized, j, n, pause_s](SchedulingContext& ctx) {
+          ASSERT_TRUE(ctx.resize(j, n, pause_s));
+          ++resized;
+        };
+      };
+      sched.script[10] = resize(0, 17, 2.0);
+      sched.script[20] = resize(1, 45, 0.0);
+      sched.script[30] = resize(1, 23, 1.0);
+      sched.script[35] = resize(2, 1, 0.0);  // keeps 1 node of a run
+      sched.script[45] = resize(0, 40, 0.0);
+    };
+    ScriptedScheduler a, b;
+    script(a);
+    script(b);
+    expect_runs_equal_ids(s, &a, &b);
+    EXPECT_EQ(resized, 10);
+  }
+}
+
 TEST(PolicyInterface, RoomViewShowsThisMomentsChangesAndRisesAreDTimesPower) {
   // Two jobs start in one pass: the second allocation sees the first job's power and its rises.
   const Scenario s = parm_room({{1, 0, 100, 100, 1}, {2, 0, 100, 100, 2}});

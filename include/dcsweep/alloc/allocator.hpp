@@ -55,6 +55,10 @@ class Allocator {
   /// place the job now (a contiguity- or temperature-constrained policy may refuse); the scheduler
   /// then treats the job as not fitting. Called only when machine.free_count() >= request.nodes.
   virtual bool allocate(const AllocationRequest& request, std::vector<NodeId>& out) = 0;
+  /// The same choice as runs of consecutive ids, in allocate's order (the engine keeps these
+  /// instead of ids when nothing in a run reads a job's node ids). By default allocate's nodes
+  /// cut into runs; a policy that finds runs directly (first fit) overrides it.
+  virtual bool allocate_runs(const AllocationRequest& request, std::vector<NodeRun>& out);
   /// The same for a plain request of `nodes` nodes (no job, no room): tests and benchmarks.
   bool allocate(std::int32_t nodes, const Machine& machine, std::vector<NodeId>& out);
   /// Once per event time, after the scheduler: switch nodes off or on.

@@ -26,6 +26,9 @@ class CommCostModel {
   double cost(std::span<const NodeId> nodes, const JobAttributes& attributes) const;
   /// Orders `nodes` so that task i goes to nodes[i]: in_order (ascending ids) or rcb.
   void map_tasks(std::vector<NodeId>& nodes, const JobAttributes& attributes) const;
+  /// Whether it reads node ids: CC_job is wanted, or tasks are mapped by rcb (in_order needs
+  /// no ids: ascending runs are in order).
+  bool reads_nodes(bool model_needs) const { return rcb_ || wanted(model_needs); }
 
  private:
   const Platform& platform_;

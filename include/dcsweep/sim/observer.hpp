@@ -20,13 +20,18 @@ namespace dcsweep {
 struct Placement {
   const Job& job;
   const JobConfig& config;
-  std::span<const NodeId> nodes;
-  double comm_stretch = 1.0;  ///< the runtime model's factor on the communication part (power presets use it)
+  std::span<const NodeId> nodes;  ///< in task order; empty when no observer of the run reads_node_ids()
+  double comm_stretch = 1.0;      ///< the runtime model's factor on the communication part (power presets use it)
+  std::int32_t node_count = 0;    ///< how many nodes (nodes.size() when they are given)
 };
 
 class SimObserver {
  public:
   virtual ~SimObserver() = default;
+  /// Whether it reads Placement::nodes. When no observer does (and neither the runtime model nor
+  /// the task mapping needs them), the engine keeps node sets as runs of ids and gives only
+  /// node_count: first fit on 40,960 nodes then never writes out a job's hundreds of ids.
+  virtual bool reads_node_ids() const { return true; }
   virtual void advance_to(double /*time_s*/) {}
   /// May settle the changes of the current time first (so it is not const).
   virtual double next_event_s() { return std::numeric_limits<double>::infinity(); }

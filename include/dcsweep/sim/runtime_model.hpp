@@ -35,7 +35,7 @@ struct RuntimeQuery {
   const Job& job;
   const JobConfig& config;
   const JobAttributes& attributes;
-  std::span<const NodeId> nodes;  ///< in task order (after task mapping)
+  std::span<const NodeId> nodes;  ///< in task order (after task mapping); may be empty unless uses_comm_cost()
   double comm_cost;               ///< CC_job of this placement; NaN: one node, or no network
 };
 
@@ -49,7 +49,8 @@ class RuntimeModel {
   virtual ~RuntimeModel() = default;
   /// Not const: a model may draw random terms from its stream, in the order jobs start.
   virtual RuntimeEffect effect(const RuntimeQuery& query) = 0;
-  /// Whether the model needs CC_job (the engine computes it only then, or for the metrics).
+  /// Whether the model needs CC_job or the node ids (the engine computes CC_job only then, or for
+  /// the metrics, and otherwise may keep node sets as runs and pass no ids).
   virtual bool uses_comm_cost() const { return false; }
 };
 

@@ -23,6 +23,7 @@ class UtilizationSeries final : public SimObserver {
  public:
   UtilizationSeries(std::int32_t node_count, double interval_s);
 
+  bool reads_node_ids() const override { return false; }  // counts only
   void advance_to(double time_s) override;
   void on_job_start(double, const Placement& placement) override;
   void on_job_end(double, const Placement& placement, bool) override;
