@@ -20,20 +20,9 @@ constexpr int kSwfFields = 18;
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
-/// Parses one numeric field. The integer fast path covers almost every SWF field.
+/// Parses one numeric field whole (parse_record reads the common integer field itself).
 bool parse_field(const char* begin, const char* end, double& out) {
-  const char* p = begin;
-  const bool negative = p != end && *p == '-';
-  if (negative) ++p;
-  if (p == end || end - p > 15) return std::from_chars(begin, end, out).ptr == end && begin != end;
-  std::int64_t value = 0;
-  for (const char* q = p; q != end; ++q) {
-    const unsigned digit = static_cast<unsigned>(*q - '0');
-    if (digit > 9) return std::from_chars(begin, end, out).ptr == end;
-    value = value * 10 + digit;
-  }
-  out = static_cast<double>(negative ? -value : value);
-  return true;
+  return begin != end && std::from_chars(begin, end, out).ptr == end;
 }
 
 std::string read_bytes(const std::string& path) {
@@ -120,10 +109,26 @@ SwfRecord parse_record(std::string_view line, const std::string& name, std::int3
     while (p != end && is_space(*p)) ++p;
     if (p == end) break;
     const char* start = p;
-    while (p != end && !is_space(*p)) ++p;
-    if (count < kSwfFields && !parse_field(start, p, field[count])) {
-      throw InputError(name + ":" + std::to_string(line_no) + ": field " + std::to_string(count + 1) +
-                       " is not a number: '" + printable(std::string_view(start, std::size_t(p - start)), 40) + "'");
+    // One pass for the common field, an integer of at most 15 digits; anything else (a decimal
+    // point, an exponent, more digits) is read again by from_chars.
+    const bool negative = *p == '-';
+    if (negative) ++p;
+    std::int64_t value = 0;
+    const char* digits = p;
+    for (unsigned digit; p != end && (digit = static_cast<unsigned>(*p - '0')) <= 9; ++p) {
+      if (p - digits < 16) value = value * 10 + digit;  // no overflow on a long field (from_chars reads it)
+    }
+    const bool integer = p != digits && p - digits <= 15 && (p == end || is_space(*p));
+    if (!integer) {
+      while (p != end && !is_space(*p)) ++p;
+    }
+    if (count < kSwfFields) {
+      if (integer) {
+        field[count] = static_cast<double>(negative ? -value : value);
+      } else if (!parse_field(start, p, field[count])) {
+        throw InputError(name + ":" + std::to_string(line_no) + ": field " + std::to_string(count + 1) +
+                         " is not a number: '" + printable(std::string_view(start, std::size_t(p - start)), 40) + "'");
+      }
     }
     ++count;
   }

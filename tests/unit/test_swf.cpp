@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <charconv>
+#include <cmath>
+
 #include "dcsweep/workload/swf.hpp"
 #include "dcsweep/workload/workload.hpp"
 #include "test_helpers.hpp"
@@ -67,6 +70,31 @@ TEST(Swf, MalformedLinesNameFileAndLine) {
             "bad.swf:1: field 4 is not a number: 'x1'");
   EXPECT_EQ(input_error([] { parse_swf("1 0 0 1 1 -1 -1 1 1 -1 1 1 1 1 1 1 -1 -1 7\n", "bad.swf"); }),
             "bad.swf:1: expected 18 fields, found 19");
+}
+
+TEST(Swf, EachFieldIsWhatFromCharsReadsOrAnError) {
+  // The one-pass integer path against std::from_chars on the whole token, in field 1 (job number)
+  // and field 4 (run time): signs, leading zeros, 15 and 16+ digits, decimals, exponents.
+  const auto line = [](const std::string& id, const std::string& runtime) {
+    return id + " 0 0 " + runtime + " 1 -1 -1 1 1 -1 1 1 1 1 1 1 -1 -1\n";
+  };
+  for (const std::string token : {"0", "007", "-0", "-5", "12.5", "1e3", "-1.5e2", "99999999999", "999999999999999",
+                                  "0000000000000001234", "-000000000000000000042", "4.", ".5"}) {
+    double expected = 0;
+    ASSERT_EQ(std::from_chars(token.data(), token.data() + token.size(), expected).ec, std::errc()) << token;
+    const bool time = std::abs(expected) <= 1e11;  // else refused as a time
+    const SwfTrace t = parse_swf(line(token, time ? token : "1"), "f.swf");
+    ASSERT_EQ(t.records.size(), 1u) << token;
+    EXPECT_EQ(t.records[0].id, static_cast<std::int64_t>(expected)) << token;
+    EXPECT_EQ(t.records[0].runtime_s, time ? expected : 1.0) << token;
+  }
+  for (const std::string token : {"1-2", "-", "12a", "--1", "+1", "1..2", "1e"}) {
+    EXPECT_EQ(input_error([&] { parse_swf(line("1", token), "f.swf"); }),
+              "f.swf:1: field 4 is not a number: '" + token + "'");
+  }
+  // 23 digits: read (no overflow on the way), then refused as a count.
+  EXPECT_EQ(input_error([&] { parse_swf(line("12345678901234567890123", "1"), "f.swf"); }),
+            "f.swf:1: field 1 (job number) 1.2345678901234568e+22 is out of range (above 1e15)");
 }
 
 TEST(Swf, MissingFileIsAnInputError) {
