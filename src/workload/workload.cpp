@@ -126,9 +126,12 @@ Workload build_workload(const SwfTrace& trace, const TraceOptions& options, Mach
     w.jobs.push_back(job);
   }
   if (options.strict) check_strict(w, count, platform);
-  std::stable_sort(w.jobs.begin(), w.jobs.end(), [](const Job& a, const Job& b) {
+  const auto by_submit = [](const Job& a, const Job& b) {
     return a.submit_s < b.submit_s || (a.submit_s == b.submit_s && a.id < b.id);
-  });
+  };
+  if (!std::is_sorted(w.jobs.begin(), w.jobs.end(), by_submit)) {  // traces mostly are
+    std::stable_sort(w.jobs.begin(), w.jobs.end(), by_submit);
+  }
   return w;
 }
 
