@@ -137,9 +137,7 @@ double PeakRise::peak_over(std::span<const NodeId> nodes, std::span<const Eigen:
   const auto zones = std::size_t(d_->size());
   if (over_rows_.empty() && (over_reads_ += nodes.size() * m) > zones * m) {
     over_rows_.resize(zones * m);
-    for (std::size_t k = 0; k < m; ++k) {
-      for (std::size_t z = 0; z < zones; ++z) over_rows_[z * m + k] = d_->entry(inlets[k], Eigen::Index(z));
-    }
+    for (std::size_t k = 0; k < m; ++k) d_->row(inlets[k], over_rows_.data() + k, m);
   }
   if (!over_rows_.empty()) {
     for (const NodeId n : nodes) {

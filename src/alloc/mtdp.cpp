@@ -154,8 +154,7 @@ class MtdpAllocator final : public Allocator {
       std::int32_t& slot = rows_of_[std::size_t(tight[k])];
       if (slot < 0 && rows_.size() < kRowsKept) {
         slot = std::int32_t(rows_.size());
-        std::vector<double>& row = rows_.emplace_back(std::size_t(d.size()));
-        for (Eigen::Index z = 0; z < d.size(); ++z) row[std::size_t(z)] = d.entry(tight[k], z);
+        d.row(tight[k], rows_.emplace_back(std::size_t(d.size())).data());
       }
       if (slot >= 0) out[k] = rows_[std::size_t(slot)].data();
     }

@@ -52,6 +52,15 @@ double HeatDistribution::entry(Eigen::Index i, Eigen::Index j) const {
   return cumulative_(i, j) - (j > 0 ? cumulative_(i, j - 1) : 0.0);
 }
 
+void HeatDistribution::row(Eigen::Index i, double* out, std::size_t stride) const {
+  double before = 0.0;  // C(i, j - 1), as entry() subtracts it
+  for (Eigen::Index j = 0; j < size_; ++j, out += stride) {
+    const double c = cumulative_f_.size() > 0 ? double(cumulative_f_(i, j)) : cumulative_(i, j);
+    *out = c - before;
+    before = c;
+  }
+}
+
 void HeatDistribution::column(Eigen::Index j, Eigen::VectorXd& out) const {
   if (cumulative_f_.size() > 0) {
     out = cumulative_f_.col(j).cast<double>();

@@ -93,6 +93,35 @@ TEST(HeatDistribution, LargeRoomsByBlockInversionSolveTheDefinitionOnAnyThreadCo
             1e-11);
 }
 
+TEST(HeatDistribution, RowsColumnsAndEntriesAreTheSameValuesInEitherPrecision) {
+  // Read back from the cumulative columns, in double (50 zones) and in single precision (2,100
+  // zones, above kSinglePrecisionZones): row(i) (strided too) equals entry(i, j) bit for bit and
+  // column(j) equals entry(i, j) likewise; all of them D's own entries to within the precision.
+  for (const Eigen::Index n : {Eigen::Index{50}, HeatDistribution::kSinglePrecisionZones + 52}) {
+    std::mt19937_64 rng{static_cast<std::uint64_t>(n)};
+    std::uniform_real_distribution<double> u(0, 1e-3);
+    Matrix d(n, n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      for (Eigen::Index j = 0; j < n; ++j) d(i, j) = u(rng);
+    }
+    const HeatDistribution h{Matrix(d)};
+    const double tolerance = n > HeatDistribution::kSinglePrecisionZones ? 1e-6 : 1e-15;
+    std::vector<double> row(static_cast<std::size_t>(n)), strided(static_cast<std::size_t>(3 * n));
+    Eigen::VectorXd column;
+    for (const Eigen::Index i : {Eigen::Index{0}, n / 3, n - 1}) {
+      h.row(i, row.data());
+      h.row(i, strided.data() + 1, 3);
+      h.column(i, column);
+      for (Eigen::Index j = 0; j < n; ++j) {
+        ASSERT_EQ(row[std::size_t(j)], h.entry(i, j)) << n << " " << i << " " << j;
+        ASSERT_EQ(strided[std::size_t(3 * j + 1)], h.entry(i, j)) << n << " " << i << " " << j;
+        ASSERT_EQ(column[j], h.entry(j, i)) << n << " " << i << " " << j;
+        ASSERT_NEAR(row[std::size_t(j)], d(i, j), tolerance) << n << " " << i << " " << j;
+      }
+    }
+  }
+}
+
 TEST(HeatDistribution, Meng40IsThePapersRoom) {
   ParamSet params(simulation_catalog());
   const Platform room = preset("meng40", params);
