@@ -209,47 +209,52 @@ void DataCenterModel::touch(std::size_t zone, double dp) {
   zone_dp_[zone] += dp;
 }
 
+void DataCenterModel::change_range(std::int32_t a, std::int32_t b, std::span<const double> delta_w, double sign) {
+  const std::int32_t zone_nodes = heat_.zones ? heat_.zones->zone_nodes : 1;
+  // nodes [lo, hi), all of one type: the same power change over the whole run.
+  auto add_run = [&](std::int32_t lo, std::int32_t hi, double dp) {
+    compute_w_ += dp * (hi - lo);
+    if (!thermal()) return;
+    if (zone_nodes == 1) {
+      runs_.push_back({lo, hi, dp});  // node level: applied as is
+      return;
+    }
+    for (std::int32_t z = lo / zone_nodes; z * zone_nodes < hi; ++z) {  // zones: aggregated first
+      touch(std::size_t(z), dp * (std::min(hi, (z + 1) * zone_nodes) - std::max(lo, z * zone_nodes)));
+    }
+  };
+  if (type_run_end_.empty()) return add_run(a, b, sign * delta_w.front());
+  for (std::int32_t lo = a; lo < b;) {  // split where the node type changes
+    const std::int32_t hi = std::min(b, type_run_end_[std::size_t(lo)]);
+    add_run(lo, hi, sign * delta_w[platform_.node_type[std::size_t(lo)]]);
+    lo = hi;
+  }
+}
+
 void DataCenterModel::change(std::span<const NodeId> nodes, std::span<const double> delta_w, double sign) {
   pending_ = true;
   if (nodes.empty()) return;
-  const std::int32_t zone_nodes = heat_.zones ? heat_.zones->zone_nodes : 1;
-  // nodes [a, b), all of one type: the same power change over the whole run.
-  auto add_run = [&](std::int32_t a, std::int32_t b, double dp) {
-    compute_w_ += dp * (b - a);
-    if (!thermal()) return;
-    if (zone_nodes == 1) {
-      runs_.push_back({a, b, dp});  // node level: applied as is
-      return;
-    }
-    for (std::int32_t z = a / zone_nodes; z * zone_nodes < b; ++z) {  // zones: aggregated first
-      const std::int32_t lo = std::max(a, z * zone_nodes), hi = std::min(b, (z + 1) * zone_nodes);
-      touch(std::size_t(z), dp * (hi - lo));
-    }
-  };
-  // nodes [a, b), split where the node type changes.
-  auto add_range = [&](std::int32_t a, std::int32_t b) {
-    if (type_run_end_.empty()) return add_run(a, b, sign * delta_w.front());
-    for (std::int32_t lo = a; lo < b;) {
-      const std::int32_t hi = std::min(b, type_run_end_[std::size_t(lo)]);
-      add_run(lo, hi, sign * delta_w[platform_.node_type[std::size_t(lo)]]);
-      lo = hi;
-    }
-  };
   // Runs of consecutive ids. A first-fit allocation is often one: a branch-free (vectorized)
   // count of the breaks finds that case without the run-by-run walk.
   const NodeId* id = nodes.data();
   const std::size_t count = nodes.size();
   std::size_t breaks = 0;
   for (std::size_t i = 1; i < count; ++i) breaks += id[i] != id[i - 1] + 1;
-  if (breaks == 0) return add_range(id[0], id[count - 1] + 1);
+  if (breaks == 0) return change_range(id[0], id[count - 1] + 1, delta_w, sign);
   std::size_t start = 0;
   for (std::size_t i = 1; i < count; ++i) {
     if (id[i] != id[i - 1] + 1) {
-      add_range(id[start], id[i - 1] + 1);
+      change_range(id[start], id[i - 1] + 1, delta_w, sign);
       start = i;
     }
   }
-  add_range(id[start], id[count - 1] + 1);
+  change_range(id[start], id[count - 1] + 1, delta_w, sign);
+}
+
+void DataCenterModel::change(const Placement& placement, std::span<const double> delta_w, double sign) {
+  if (!placement.nodes.empty() || placement.runs.empty()) return change(placement.nodes, delta_w, sign);
+  pending_ = true;
+  for (const NodeRun& run : placement.runs) change_range(run.first, run.first + run.count, delta_w, sign);
 }
 
 /// Per node type, what a node of the placement draws above idle. The default configuration is the
@@ -262,19 +267,19 @@ std::span<const double> DataCenterModel::job_delta(const Placement& p) {
 }
 
 void DataCenterModel::on_job_start(double, const Placement& placement) {
-  change(placement.nodes, job_delta(placement), +1);
-  busy_nodes_ += std::int32_t(placement.nodes.size());
+  change(placement, job_delta(placement), +1);
+  busy_nodes_ += placement.node_count;
 }
 
 void DataCenterModel::on_job_end(double, const Placement& placement, bool) {
-  change(placement.nodes, job_delta(placement), -1);
-  busy_nodes_ -= std::int32_t(placement.nodes.size());
+  change(placement, job_delta(placement), -1);
+  busy_nodes_ -= placement.node_count;
 }
 
 void DataCenterModel::on_job_resize(double, const Placement& before, const Placement& after) {
-  change(before.nodes, job_delta(before), -1);
-  change(after.nodes, job_delta(after), +1);
-  busy_nodes_ += std::int32_t(after.nodes.size()) - std::int32_t(before.nodes.size());
+  change(before, job_delta(before), -1);
+  change(after, job_delta(after), +1);
+  busy_nodes_ += after.node_count - before.node_count;
 }
 
 /// Above idle, per node type, in a power state: off draws node_off_power_w, booting the boot energy

@@ -129,7 +129,7 @@ class Engine final : public SchedulingContext, public NodeControl {
   }
   Placement placement(JobIndex index) const {
     return {job_at(index), configs_[std::size_t(index)], ids_of(index), progress_[std::size_t(index)].comm_stretch,
-            held(index)};
+            held(index), runs_only_ ? std::span<const NodeRun>(runs_[std::size_t(index)]) : std::span<const NodeRun>()};
   }
   RuntimeEffect effect_of(JobIndex index, const JobConfig& config, std::span<const NodeId> nodes, double& cc);
   /// Asks the allocator for `count` nodes, as ids or as runs (NodeRun) into `out` (empty on entry).
@@ -282,6 +282,7 @@ bool Engine::reconfigure(JobIndex index, const JobConfig& config, double reconfi
     return false;
   }
   const std::vector<NodeId> before_nodes(ids_of(index).begin(), ids_of(index).end());
+  const std::vector<NodeRun> before_runs = runs_only_ ? runs_[std::size_t(index)] : std::vector<NodeRun>();
   const JobConfig before_config = configs_[std::size_t(index)];
   Progress& p = progress_[std::size_t(index)];
   const double before_stretch = p.comm_stretch;
@@ -295,7 +296,13 @@ bool Engine::reconfigure(JobIndex index, const JobConfig& config, double reconfi
     auto& runs = runs_[std::size_t(index)];
     if (count > have) {
       machine_.occupy(scratch_runs_);
-      runs.insert(runs.end(), scratch_runs_.begin(), scratch_runs_.end());
+      for (const NodeRun& run : scratch_runs_) {  // maximal runs: the id list's
+        if (!runs.empty() && runs.back().first + runs.back().count == run.first) {
+          runs.back().count += run.count;
+        } else {
+          runs.push_back(run);
+        }
+      }
     } else {
       split_runs(runs, count, scratch_runs_);
       machine_.release(scratch_runs_);
@@ -320,7 +327,7 @@ bool Engine::reconfigure(JobIndex index, const JobConfig& config, double reconfi
   p.held_since_s = now_;
   outcome.end_s = NAN;  // schedule_end must not erase the old estimate twice
   schedule_end(index);
-  const Placement before{j, before_config, before_nodes, before_stretch, have};
+  const Placement before{j, before_config, before_nodes, before_stretch, have, before_runs};
   for (SimObserver* observer : observers_) observer->on_job_resize(now_, before, placement(index));
   return true;
 }

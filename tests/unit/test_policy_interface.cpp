@@ -212,15 +212,20 @@ class CountingAllocator final : public Allocator {
 };
 
 /// Runs `s` twice, node sets kept as ids (an observer reads them) and as runs (none does), and
-/// expects the same run: every job's times, node-seconds and final nodes, and every metric.
-void expect_runs_equal_ids(const Scenario& s, Scheduler* scheduler_ids = nullptr, Scheduler* scheduler_runs = nullptr) {
+/// expects the same run: every job's times, node-seconds and final nodes, and every metric (with
+/// `physics`, the data-center model's energies and temperatures too, to the bit).
+void expect_runs_equal_ids(const Scenario& s, Scheduler* scheduler_ids = nullptr, Scheduler* scheduler_runs = nullptr,
+                           bool physics = false) {
   IdReader reader;
-  SimObserver* with_reader[] = {&reader};
+  const auto physics_ids = physics ? make_datacenter_model(s) : nullptr;
+  const auto physics_runs = physics ? make_datacenter_model(s) : nullptr;
+  std::vector<SimObserver*> with_reader{&reader}, without;
+  if (physics) with_reader.push_back(physics_ids.get()), without.push_back(physics_runs.get());
   CountingAllocator allocator_ids(s), allocator_runs(s);
-  SimulationOptions ids{with_reader, nullptr, true};
+  SimulationOptions ids{with_reader, physics_ids.get(), true};
   ids.scheduler = scheduler_ids;
   ids.allocator = &allocator_ids;
-  SimulationOptions runs{{}, nullptr, true};
+  SimulationOptions runs{without, physics_runs.get(), true};
   runs.scheduler = scheduler_runs;
   runs.allocator = &allocator_runs;
   const SimulationResult a = simulate(s, ids), b = simulate(s, runs);
@@ -238,6 +243,9 @@ void expect_runs_equal_ids(const Scenario& s, Scheduler* scheduler_ids = nullptr
     ASSERT_EQ(a.nodes[j], b.nodes[j]) << j;
   }
   ASSERT_EQ(a.report.metrics.size(), b.report.metrics.size());
+  if (physics) {
+    EXPECT_GT(a.report.metrics.size(), 20u);  // the physics' metrics are in
+  }
   for (std::size_t m = 0; m < a.report.metrics.size(); ++m) {
     const double x = a.report.metrics[m].value, y = b.report.metrics[m].value;
     EXPECT_TRUE(x == y || (std::isnan(x) && std::isnan(y))) << a.report.metrics[m].name << ": " << x << " vs " << y;
@@ -258,6 +266,10 @@ TEST(PolicyInterface, NodeSetsKeptAsRunsGiveTheRunOfNodeIds) {
     p.set("allocator", std::string(allocator));
     SCOPED_TRACE(allocator);
     expect_runs_equal_ids(make_scenario(p));
+    if (std::string(allocator) == "first_fit") {  // with [P2]'s node power: the physics reads runs
+      p.set("node_power", std::string("parm"));
+      expect_runs_equal_ids(make_scenario(p), nullptr, nullptr, true);
+    }
   }
 }
 
@@ -298,6 +310,17 @@ TEST(PolicyInterface, ResizedNodeSetsKeptAsRunsGiveTheRunOfNodeIds) {
     script(b);
     expect_runs_equal_ids(s, &a, &b);
     EXPECT_EQ(resized, 10);
+    // With the physics: [P2]'s node power, redline cooling on 100 zones (2 nodes each).
+    ParamSet q = p;
+    q.set("node_power", std::string("parm"));
+    q.set("cooling", std::string("redline"));
+    Scenario with_physics = make_scenario(q);
+    with_physics.workload.jobs = jobs;
+    ScriptedScheduler c, d;
+    script(c);
+    script(d);
+    expect_runs_equal_ids(with_physics, &c, &d, true);
+    EXPECT_EQ(resized, 20);
   }
 }
 

@@ -51,6 +51,7 @@ class DataCenterModel final : public SimObserver, public RoomView {
   void advance_to(double time_s) override;
   double next_event_s() override;
   void on_timer(double time_s) override;
+  bool reads_node_ids() const override { return false; }  // a job's runs serve as well
   void on_job_start(double time_s, const Placement& placement) override;
   void on_job_end(double time_s, const Placement& placement, bool killed) override;
   void on_job_resize(double time_s, const Placement& before, const Placement& after) override;
@@ -80,6 +81,10 @@ class DataCenterModel final : public SimObserver, public RoomView {
   std::span<const double> job_delta(const Placement& placement);
   double state_delta(std::size_t type, NodeState state) const;
   void change(std::span<const NodeId> nodes, std::span<const double> delta_w, double sign);
+  /// The same for a job's nodes, given as ids or as runs.
+  void change(const Placement& placement, std::span<const double> delta_w, double sign);
+  /// Nodes [a, b) change power by sign x delta_w of their type.
+  void change_range(std::int32_t a, std::int32_t b, std::span<const double> delta_w, double sign);
   void apply_changes();
   void touch(std::size_t zone, double dp);
   void settle();

@@ -23,14 +23,18 @@ struct Placement {
   std::span<const NodeId> nodes;  ///< in task order; empty when no observer of the run reads_node_ids()
   double comm_stretch = 1.0;      ///< the runtime model's factor on the communication part (power presets use it)
   std::int32_t node_count = 0;    ///< how many nodes (nodes.size() when they are given)
+  /// Where `nodes` is empty: the same nodes as runs of consecutive ids, in task order, each run
+  /// maximal (none continues the one before), so they are the runs of the id list.
+  std::span<const NodeRun> runs;
 };
 
 class SimObserver {
  public:
   virtual ~SimObserver() = default;
   /// Whether it reads Placement::nodes. When no observer does (and neither the runtime model nor
-  /// the task mapping needs them), the engine keeps node sets as runs of ids and gives only
-  /// node_count: first fit on 40,960 nodes then never writes out a job's hundreds of ids.
+  /// the task mapping needs them), the engine keeps node sets as runs of ids and gives node_count
+  /// and runs instead: first fit on 40,960 nodes then never writes out a job's hundreds of ids.
+  /// An observer that says false reads runs where nodes is empty.
   virtual bool reads_node_ids() const { return true; }
   virtual void advance_to(double /*time_s*/) {}
   /// May settle the changes of the current time first (so it is not const).
