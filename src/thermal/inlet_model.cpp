@@ -54,9 +54,9 @@ double HeatDistribution::entry(Eigen::Index i, Eigen::Index j) const {
 
 void HeatDistribution::row(Eigen::Index i, double* out, std::size_t stride) const {
   double before = 0.0;  // C(i, j - 1), as entry() subtracts it
-  for (Eigen::Index j = 0; j < size_; ++j, out += stride) {
+  for (Eigen::Index j = 0; j < size_; ++j) {
     const double c = cumulative_f_.size() > 0 ? double(cumulative_f_(i, j)) : cumulative_(i, j);
-    *out = c - before;
+    out[std::size_t(j) * stride] = c - before;
     before = c;
   }
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <tuple>
 
 #include "dcsweep/sched/scheduler.hpp"
 #include "dcsweep/sim/catalog.hpp"
@@ -174,22 +175,30 @@ class ViewingAllocator final : public Allocator {
   std::vector<double> supply;
 };
 
-/// Reads node ids (so the engine keeps them), and checks that each placement's ids match its count.
-class IdReader final : public SimObserver {
+/// Logs every placement observers are given (starts, ends, both sides of a resize) as its node
+/// ids: from Placement::nodes if it reads ids (so the engine keeps them), else from
+/// Placement::runs, expanded. Each entry: the event, the job, node_count, the ids.
+class PlacementLog final : public SimObserver {
  public:
-  std::int64_t placements = 0, wrong_counts = 0;
-  void on_job_start(double, const Placement& p) override { check(p); }
-  void on_job_end(double, const Placement& p, bool) override { check(p); }
+  explicit PlacementLog(bool ids) : ids_(ids) {}
+  bool reads_node_ids() const override { return ids_; }
+  void on_job_start(double, const Placement& p) override { log('s', p); }
+  void on_job_end(double, const Placement& p, bool) override { log('e', p); }
   void on_job_resize(double, const Placement& before, const Placement& after) override {
-    check(before);
-    check(after);
+    log('b', before);
+    log('a', after);
   }
+  std::vector<std::tuple<char, std::int64_t, std::int32_t, std::vector<NodeId>>> entries;
+  std::int64_t both_given = 0;  ///< placements with ids and runs at once (never)
 
  private:
-  void check(const Placement& p) {
-    ++placements;
-    if (std::int64_t(p.nodes.size()) != p.node_count) ++wrong_counts;
+  void log(char event, const Placement& p) {
+    std::vector<NodeId> ids(p.nodes.begin(), p.nodes.end());
+    if (!ids_) append_ids(p.runs, ids);
+    both_given += !p.nodes.empty() && !p.runs.empty();
+    entries.emplace_back(event, p.job.id, p.node_count, std::move(ids));
   }
+  bool ids_;
 };
 
 /// The scenario's allocator, counting which form the engine asks for: ids or runs.
@@ -216,25 +225,31 @@ class CountingAllocator final : public Allocator {
 /// `physics`, the data-center model's energies and temperatures too, to the bit).
 void expect_runs_equal_ids(const Scenario& s, Scheduler* scheduler_ids = nullptr, Scheduler* scheduler_runs = nullptr,
                            bool physics = false) {
-  IdReader reader;
+  PlacementLog log_ids(true), log_runs(false);
   const auto physics_ids = physics ? make_datacenter_model(s) : nullptr;
   const auto physics_runs = physics ? make_datacenter_model(s) : nullptr;
-  std::vector<SimObserver*> with_reader{&reader}, without;
-  if (physics) with_reader.push_back(physics_ids.get()), without.push_back(physics_runs.get());
+  std::vector<SimObserver*> with_ids{&log_ids}, with_runs{&log_runs};
+  if (physics) with_ids.push_back(physics_ids.get()), with_runs.push_back(physics_runs.get());
   CountingAllocator allocator_ids(s), allocator_runs(s);
-  SimulationOptions ids{with_reader, physics_ids.get(), true};
+  SimulationOptions ids{with_ids, physics_ids.get(), true};
   ids.scheduler = scheduler_ids;
   ids.allocator = &allocator_ids;
-  SimulationOptions runs{without, physics_runs.get(), true};
+  SimulationOptions runs{with_runs, physics_runs.get(), true};
   runs.scheduler = scheduler_runs;
   runs.allocator = &allocator_runs;
   const SimulationResult a = simulate(s, ids), b = simulate(s, runs);
-  EXPECT_GT(reader.placements, 0);
-  EXPECT_EQ(reader.wrong_counts, 0);
   EXPECT_EQ(allocator_ids.as_runs, 0);  // each run took the form it was meant to
   EXPECT_GT(allocator_ids.as_ids, 0);
   EXPECT_EQ(allocator_runs.as_ids, 0);
   EXPECT_EQ(allocator_runs.as_runs, allocator_ids.as_ids);
+  // Observers saw the same placements, event by event: the runs are the id lists' (with counts).
+  ASSERT_FALSE(log_ids.entries.empty());
+  EXPECT_EQ(log_ids.both_given + log_runs.both_given, 0);
+  ASSERT_EQ(log_ids.entries.size(), log_runs.entries.size());
+  for (std::size_t e = 0; e < log_ids.entries.size(); ++e) {
+    ASSERT_EQ(log_ids.entries[e], log_runs.entries[e]) << "event " << e;
+    ASSERT_EQ(std::int64_t(std::get<3>(log_ids.entries[e]).size()), std::get<2>(log_ids.entries[e])) << "event " << e;
+  }
   ASSERT_EQ(a.jobs.size(), b.jobs.size());
   for (std::size_t j = 0; j < a.jobs.size(); ++j) {
     ASSERT_EQ(a.jobs[j].start_s, b.jobs[j].start_s) << j;
