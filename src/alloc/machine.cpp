@@ -199,12 +199,7 @@ void Machine::lowest_free(std::int32_t count, std::vector<NodeRun>& out) const {
       for (std::uint64_t bits = free_bits_[w]; bits != 0 && count > 0;) {
         const int lo = std::countr_zero(bits);
         const int len = std::min(std::countr_one(bits >> lo), count);
-        const NodeId first = base + lo;
-        if (!out.empty() && out.back().first + out.back().count == first) {
-          out.back().count += len;
-        } else {
-          out.push_back({first, len});
-        }
+        push_run(out, {base + lo, len});
         count -= len;
         bits = lo + len == 64 ? 0 : bits & ~((std::uint64_t{2} << (lo + len - 1)) - 1);
       }
@@ -213,18 +208,7 @@ void Machine::lowest_free(std::int32_t count, std::vector<NodeRun>& out) const {
 }
 
 void append_runs(std::span<const NodeId> nodes, std::vector<NodeRun>& out) {
-  for (std::size_t i = 0; i < nodes.size();) {
-    std::size_t j = i + 1;
-    while (j < nodes.size() && nodes[j] == nodes[j - 1] + 1) ++j;
-    const auto first = nodes[i];
-    const auto count = static_cast<std::int32_t>(j - i);
-    if (!out.empty() && out.back().first + out.back().count == first) {
-      out.back().count += count;
-    } else {
-      out.push_back({first, count});
-    }
-    i = j;
-  }
+  for_each_run(nodes, [&](NodeId first, NodeId end) { push_run(out, {first, end - first}); });
 }
 
 void append_ids(std::span<const NodeRun> runs, std::vector<NodeId>& out) {

@@ -233,22 +233,7 @@ void DataCenterModel::change_range(std::int32_t a, std::int32_t b, std::span<con
 
 void DataCenterModel::change(std::span<const NodeId> nodes, std::span<const double> delta_w, double sign) {
   pending_ = true;
-  if (nodes.empty()) return;
-  // Runs of consecutive ids. A first-fit allocation is often one: a branch-free (vectorized)
-  // count of the breaks finds that case without the run-by-run walk.
-  const NodeId* id = nodes.data();
-  const std::size_t count = nodes.size();
-  std::size_t breaks = 0;
-  for (std::size_t i = 1; i < count; ++i) breaks += id[i] != id[i - 1] + 1;
-  if (breaks == 0) return change_range(id[0], id[count - 1] + 1, delta_w, sign);
-  std::size_t start = 0;
-  for (std::size_t i = 1; i < count; ++i) {
-    if (id[i] != id[i - 1] + 1) {
-      change_range(id[start], id[i - 1] + 1, delta_w, sign);
-      start = i;
-    }
-  }
-  change_range(id[start], id[count - 1] + 1, delta_w, sign);
+  for_each_run(nodes, [&](NodeId a, NodeId b) { change_range(a, b, delta_w, sign); });
 }
 
 void DataCenterModel::change(const Placement& placement, std::span<const double> delta_w, double sign) {

@@ -296,13 +296,7 @@ bool Engine::reconfigure(JobIndex index, const JobConfig& config, double reconfi
     auto& runs = runs_[std::size_t(index)];
     if (count > have) {
       machine_.occupy(scratch_runs_);
-      for (const NodeRun& run : scratch_runs_) {  // maximal runs: the id list's
-        if (!runs.empty() && runs.back().first + runs.back().count == run.first) {
-          runs.back().count += run.count;
-        } else {
-          runs.push_back(run);
-        }
-      }
+      for (const NodeRun& run : scratch_runs_) push_run(runs, run);  // maximal runs: the id list's
     } else {
       split_runs(runs, count, scratch_runs_);
       machine_.release(scratch_runs_);

@@ -27,6 +27,36 @@ struct NodeRun {
   friend bool operator==(const NodeRun&, const NodeRun&) = default;
 };
 
+/// Calls f(first, end) for each maximal run [first, end) of consecutive ascending ids in `nodes`,
+/// in order ({3, 4, 5, 9, 8}: [3, 6), [9, 10), [8, 9)). A list that is one run (as first fit
+/// gives) is found by a branch-free count of the breaks, without the run-by-run walk.
+template <class F>
+void for_each_run(std::span<const NodeId> nodes, F&& f) {
+  if (nodes.empty()) return;
+  const NodeId* id = nodes.data();
+  const std::size_t count = nodes.size();
+  std::size_t breaks = 0;
+  for (std::size_t i = 1; i < count; ++i) breaks += id[i] != id[i - 1] + 1;
+  if (breaks == 0) return f(id[0], id[count - 1] + 1);
+  std::size_t start = 0;
+  for (std::size_t i = 1; i < count; ++i) {
+    if (id[i] != id[i - 1] + 1) {
+      f(id[start], id[i - 1] + 1);
+      start = i;
+    }
+  }
+  f(id[start], id[count - 1] + 1);
+}
+
+/// Appends `run` to `out`, extending out's last run where it continues it (runs stay maximal).
+inline void push_run(std::vector<NodeRun>& out, NodeRun run) {
+  if (!out.empty() && out.back().first + out.back().count == run.first) {
+    out.back().count += run.count;
+  } else {
+    out.push_back(run);
+  }
+}
+
 /// Appends `nodes` to `out` as runs of consecutive ascending ids, order kept ({3, 4, 5, 9, 8}:
 /// 3+3, 9+1, 8+1); a run that continues out's last one extends it.
 void append_runs(std::span<const NodeId> nodes, std::vector<NodeRun>& out);
