@@ -123,13 +123,12 @@ class Engine final : public SchedulingContext, public NodeControl {
   std::span<const NodeId> ids_of(JobIndex index) const {
     return runs_only_ ? std::span<const NodeId>() : std::span<const NodeId>(node_sets_[std::size_t(index)]);
   }
-  std::int32_t held(JobIndex index) const {
-    return static_cast<std::int32_t>(runs_only_ ? node_total(runs_[std::size_t(index)])
-                                                : std::int64_t(node_sets_[std::size_t(index)].size()));
-  }
+  /// A running job's node count (its config's: the engine places exactly that many).
+  std::int32_t held(JobIndex index) const { return configs_[std::size_t(index)].nodes_of(job_at(index)); }
   Placement placement(JobIndex index) const {
-    return {job_at(index), configs_[std::size_t(index)], ids_of(index), progress_[std::size_t(index)].comm_stretch,
-            held(index), runs_only_ ? std::span<const NodeRun>(runs_[std::size_t(index)]) : std::span<const NodeRun>()};
+    const double stretch = progress_[std::size_t(index)].comm_stretch;
+    return runs_only_ ? Placement(job_at(index), configs_[std::size_t(index)], runs_[std::size_t(index)], held(index), stretch)
+                      : Placement(job_at(index), configs_[std::size_t(index)], node_sets_[std::size_t(index)], stretch);
   }
   RuntimeEffect effect_of(JobIndex index, const JobConfig& config, std::span<const NodeId> nodes, double& cc);
   /// Asks the allocator for `count` nodes, as ids or as runs (NodeRun) into `out` (empty on entry).
@@ -321,7 +320,8 @@ bool Engine::reconfigure(JobIndex index, const JobConfig& config, double reconfi
   p.held_since_s = now_;
   outcome.end_s = NAN;  // schedule_end must not erase the old estimate twice
   schedule_end(index);
-  const Placement before{j, before_config, before_nodes, before_stretch, have, before_runs};
+  const Placement before = runs_only_ ? Placement(j, before_config, before_runs, have, before_stretch)
+                                      : Placement(j, before_config, before_nodes, before_stretch);
   for (SimObserver* observer : observers_) observer->on_job_resize(now_, before, placement(index));
   return true;
 }

@@ -296,12 +296,12 @@ TEST(UtilizationSeries, HandWorkedBins) {
   const Job a{1, 5, 20, 20, 2}, b{2, 25, 5, 5, 4};
   const NodeId two[] = {0, 1}, four[] = {0, 1, 2, 3};
   u.advance_to(5);
-  u.on_job_start(5, Placement{a, {}, two, 1.0, 2});
+  u.on_job_start(5, Placement{a, {}, two});
   u.advance_to(25);
-  u.on_job_end(25, Placement{a, {}, two, 1.0, 2}, false);
-  u.on_job_start(25, Placement{b, {}, four, 1.0, 4});
+  u.on_job_end(25, Placement{a, {}, two}, false);
+  u.on_job_start(25, Placement{b, {}, four});
   u.advance_to(30);
-  u.on_job_end(30, Placement{b, {}, four, 1.0, 4}, false);
+  u.on_job_end(30, Placement{b, {}, four}, false);
   Report report;
   u.report(30, report);
   ASSERT_EQ(report.series.size(), 1u);
@@ -319,10 +319,11 @@ TEST(UtilizationSeries, LastPartialBinAveragesOverItsSimulatedPart) {
   // Counts alone (no ids), as the engine gives them when it keeps node sets as runs.
   UtilizationSeries u(2, 100.0);
   const Job a{1, 0, 150, 150, 2};
+  const NodeRun both[] = {{0, 2}};
   u.advance_to(0);
-  u.on_job_start(0, Placement{a, {}, {}, 1.0, 2});
+  u.on_job_start(0, Placement{a, {}, both, 2});
   u.advance_to(150);
-  u.on_job_end(150, Placement{a, {}, {}, 1.0, 2}, false);
+  u.on_job_end(150, Placement{a, {}, both, 2}, false);
   Report report;
   u.report(150, report);
   EXPECT_EQ(report.series[0].values, (std::vector<double>{1.0, 1.0}));

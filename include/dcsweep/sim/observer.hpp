@@ -16,13 +16,21 @@
 
 namespace dcsweep {
 
-/// A job on its nodes: what it runs as, and where.
+/// A job on its nodes: what it runs as, and where: its node ids, or (where the engine keeps node
+/// sets as runs) runs of consecutive ids and their total. Built by one of the two constructors,
+/// so that node_count always is what the nodes or runs count.
 struct Placement {
+  Placement(const Job& of, const JobConfig& as, std::span<const NodeId> ids, double stretch = 1.0)
+      : job(of), config(as), nodes(ids), comm_stretch(stretch), node_count(std::int32_t(ids.size())) {}
+  /// `count` is the runs' total (node_total(of_runs)), given because the engine knows it.
+  Placement(const Job& of, const JobConfig& as, std::span<const NodeRun> of_runs, std::int32_t count, double stretch = 1.0)
+      : job(of), config(as), comm_stretch(stretch), node_count(count), runs(of_runs) {}
+
   const Job& job;
   const JobConfig& config;
   std::span<const NodeId> nodes;  ///< in task order; empty when no observer of the run reads_node_ids()
   double comm_stretch = 1.0;      ///< the runtime model's factor on the communication part (power presets use it)
-  std::int32_t node_count = 0;    ///< how many nodes (nodes.size() when they are given)
+  std::int32_t node_count = 0;    ///< how many nodes
   /// Where `nodes` is empty: the same nodes as runs of consecutive ids, in task order, each run
   /// maximal (none continues the one before), so they are the runs of the id list.
   std::span<const NodeRun> runs;
