@@ -275,7 +275,10 @@ RatebasedShape ratebased_shape(const ParamSet& params, StreamKey key, RatebasedC
   if (!s.platform.has_room()) {
     throw InputError("model 'ratebased' needs a platform with a room; '" + s.platform.name + "' has none");
   }
-  for (std::int32_t j = 0; j < s.platform.node_count; ++j) s.cores += s.platform.type_of(j).cores;
+  for (std::int32_t j = 0; j < s.platform.node_count; ++j) {
+    s.cores += s.platform.type_of(j).cores;
+    s.idle_w += s.platform.type_of(j).static_w;
+  }
   // The room's size refuses the NLP before any table is read: the answer does not depend on them.
   if (p.text("ratebased_technique") == "nlp") check_nlp_size(s.cores, "platform " + s.platform.name);
   const RateTables& tables = cache.tables(p);
@@ -288,6 +291,8 @@ RatebasedShape ratebased_shape(const ParamSet& params, StreamKey key, RatebasedC
   }
   s.zones = s.platform.zone_count();
   s.tasks = std::int64_t(environment(tables, p.text("ratebased_workload")).size());
+  s.budget_w = budget_w(p, s.platform);
+  s.redline_c = p.was_set("redline_c") ? p.real("redline_c") : s.platform.redline_c;
   return s;
 }
 
@@ -297,8 +302,7 @@ RateInstance ratebased_instance(const ParamSet& params, StreamKey key, const Hea
   const ParamSet p = with_crac_node(params);
   const HeatDistributionBuild room = heat ? heat(shape.platform, p) : build_heat_distribution(shape.platform, p);
   if (!room.crac_node) throw InputError("model 'ratebased': platform " + shape.platform.name + " built no CRAC + node room");
-  const double redline = p.was_set("redline_c") ? p.real("redline_c") : shape.platform.redline_c;
-  const RateConfig config{budget_w(p, shape.platform), redline, p.real("crac_outlet_min_c")};
+  const RateConfig config{shape.budget_w, shape.redline_c, p.real("crac_outlet_min_c")};
   return make_rate_instance(shape.platform, point_tables(p, shape, cache), room.crac_node, config,
                             cache.response(heat_distribution_key(shape.platform, p), *room.crac_node));
 }

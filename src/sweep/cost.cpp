@@ -10,6 +10,7 @@
 #include "dcsweep/comm/comm.hpp"
 #include "dcsweep/sim/datacenter.hpp"
 #include "dcsweep/sim/ratebased.hpp"
+#include "dcsweep/ratebased/model.hpp"
 #include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/sim/sp_eir.hpp"
 #include "dcsweep/sweep/read_check.hpp"
@@ -316,22 +317,42 @@ class RatebasedCosts {
     const RatebasedShape s = ratebased_shape(p, key, cache_);
     const double genes = double(s.cores) * double(s.tasks), zones = double(s.zones);
     const std::string& technique = p.text("ratebased_technique");
-    double cost = technique == "ga"
-                      ? (model_.rate_ga_per_gene_generation_s * genes +
-                         2 * model_.rate_ga_node_step_s * double(p.integer("ga_node_steps"))) *
-                            double(p.integer("ga_generations"))
-                      : model_.rate_greedy_per_gene_s * genes;
-    if (technique == "ga" && p.real("ga_time_limit_s") > 0) cost = std::min(cost, p.real("ga_time_limit_s"));
-    if (technique == "nlp") cost = std::min(model_.rate_nlp_per_gene_s * genes, p.real("nlp_time_limit_s")) + cost;
+    const double headroom = (s.budget_w - s.idle_w * (1 + 1 / rate_crac_cop(s.redline_c))) / s.idle_w;
+    const bool surely_infeasible = headroom < 0;  // the idle room breaks phi: every step stops at its first check
+    double cost = model_.rate_greedy_per_gene_s * genes;  // greedy: also the GA's seed and every technique's first check
+    if (technique == "ga" && !surely_infeasible) {
+      cost = (model_.rate_ga_per_gene_generation_s * genes + 2 * model_.rate_ga_node_step_s * double(p.integer("ga_node_steps"))) *
+             double(p.integer("ga_generations"));
+      if (p.real("ga_time_limit_s") > 0) cost = std::min(cost, p.real("ga_time_limit_s"));
+    }
+    if (technique == "nlp" && !surely_infeasible) cost += std::min(model_.rate_nlp_per_gene_s * genes, p.real("nlp_time_limit_s"));
     if (p.boolean("ratebased_validate")) cost += model_.rate_validate_per_task_s * double(p.integer("ratebased_validate_tasks"));
     if (rooms_.insert(heat_distribution_key(s.platform, p)).second) cost += model_.rate_room_per_zone2_s * zones * zones;
-    if (p.boolean("ratebased_bound") && bounds_.insert(bound_key_of(p)).second) {
-      cost += model_.rate_bound_per_gene_z15_lp_s * genes * std::pow(zones, 1.5) * double(p.integer("ratebased_bound_lps"));
+    if (p.boolean("ratebased_bound") && bounds_.insert(bound_key_of(p)).second && !surely_infeasible) {
+      cost += (model_.rate_bound_per_lp_s + model_.rate_bound_per_gene_z15_lp_s * genes * std::pow(zones, 1.5) *
+                                                  headroom_factor(headroom)) *
+              double(p.integer("ratebased_bound_lps"));
     }
     return cost;
   }
 
  private:
+  /// CostModel::rate_bound_headroom_s at `v` (>= 0), log-linear between knots, over the reference.
+  double headroom_factor(double v) const {
+    const auto& k = model_.rate_bound_headroom_s;
+    double s = k.back()[1];
+    if (v <= k.front()[0]) {
+      s = k.front()[1];
+    } else {
+      for (std::size_t i = 1; i < k.size(); ++i) {
+        if (v > k[i][0]) continue;
+        const double f = (v - k[i - 1][0]) / (k[i][0] - k[i - 1][0]);
+        s = std::exp(std::log(k[i - 1][1]) + f * (std::log(k[i][1]) - std::log(k[i - 1][1])));
+        break;
+      }
+    }
+    return s / model_.rate_bound_headroom_reference_s;
+  }
   static std::string bound_key_of(const ParamSet& p) {
     std::string key;
     for (const char* name : {"platform", "ratebased_workload", "facility_power_budget_w", "redline_c", "aisle_containment"}) {

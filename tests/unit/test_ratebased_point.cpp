@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "dcsweep/core/error.hpp"
+#include "dcsweep/ratebased/model.hpp"
 #include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/sim/ratebased.hpp"
 #include "dcsweep/sweep/cost.hpp"
@@ -171,6 +172,65 @@ TEST(RateBasedPoint, SpecsMayNotMixModelsAndNlpRunsOnSmallRooms) {
   EXPECT_EQ(costs.metric(nlp, "feasible"), 1.0);
   EXPECT_LE(costs.metric(nlp, "reward_rate"), costs.metric(nlp, "reward_rate_bound") * (1 + 1e-9));
   EXPECT_GE(costs.metric(nlp, "bound_gap"), -1e-9);
+}
+
+/// The cost estimate's premise (sweep/cost.hpp, rate_bound_headroom_s): the idle room draws at
+/// least every node's static power I plus that heat removed at CoP(T_red) (its CRACs blow at most
+/// at the redline), so a budget below I (1 + 1 / CoP(T_red)) is infeasible and its point stops at
+/// the first check: the estimate prices the greedy's cost alone there, with no bound. Checked on
+/// the 12-node room over budgets around that line and three redlines, and on oxley1080 with and
+/// without aisle containment against the idle room's own power.
+TEST(RateBasedPoint, BelowTheIdleRoomsLeastPowerAPointIsInfeasibleAndEstimatedAtItsFirstCheck) {
+  const Sweep sweep(spec_text("", "facility_power_budget_w = [700.0, 760.0, 800.0, 840.0, 880.0, 950.0, 1100.0, 1500.0]\n"
+                                  "redline_c = [24.0, 30.0, 36.0]\n"));
+  const std::vector<double> cost = estimate_costs(sweep.grid, {});
+  RatebasedCache cache;
+  std::int32_t below = 0, feasible_above = 0;
+  double most_below = 0, least_above = INFINITY;
+  for (std::uint64_t flat = 0; flat < sweep.grid.size(); ++flat) {
+    const ParamSet p = sweep.grid.params(flat);
+    const StreamKey key = point_stream_key(p, sweep.grid.stream_point(flat), sweep.grid.replicate(flat));
+    const RatebasedShape shape = ratebased_shape(p, key, cache);
+    EXPECT_DOUBLE_EQ(shape.idle_w, 4 * (40.0 + 60.0 + 80.0));  // four nodes of each Xeon (platform.cpp's static powers)
+    const double least_idle_w = shape.idle_w * (1 + 1 / rate_crac_cop(shape.redline_c));
+    const PointResult r = sweep.point(flat, &cache);
+    ASSERT_EQ(r.status, PointStatus::ok) << r.error;
+    if (shape.budget_w < least_idle_w) {
+      ++below;
+      EXPECT_EQ(sweep.metric(r, "feasible"), 0.0) << "budget " << shape.budget_w << " W, redline " << shape.redline_c;
+      EXPECT_TRUE(std::isnan(sweep.metric(r, "reward_rate_bound"))) << shape.budget_w;
+      if (flat > 0) most_below = std::max(most_below, cost[flat]);  // the first point also carries the room's build
+    } else if (sweep.metric(r, "feasible") == 1.0) {
+      ++feasible_above;
+      least_above = std::min(least_above, cost[flat]);
+    }
+  }
+  EXPECT_LT(sweep.grid.params(0).real("facility_power_budget_w"), 4 * 180 * (1 + 1 / rate_crac_cop(36)));
+  EXPECT_GE(below, 4);
+  EXPECT_GE(feasible_above, 4);
+  EXPECT_LT(most_below, least_above / 100) << "an infeasible point is priced as its first check, a feasible one with its bound";
+
+  for (const double containment : {0.0, 1.0}) {
+    ParamSet p(simulation_catalog());
+    p.set("model", std::string("ratebased"));
+    p.set("platform", std::string("oxley1080"));
+    p.set("aisle_containment", containment);
+    for (const char* name : {"ratebased_task_types", "ratebased_pstate_tables", "ratebased_colocation"}) {
+      p.set(name, kTables + std::string(name).substr(10) + ".csv");
+    }
+    const StreamKey key = point_stream_key(p, 0, 0);
+    const RatebasedShape shape = ratebased_shape(p, key, cache);
+    const RateInstance in = ratebased_instance(p, key, {}, cache);
+    Eigen::VectorXd zone_static = Eigen::VectorXd::Zero(in.zones());
+    for (std::int32_t j = 0; j < in.nodes(); ++j) zone_static(in.node_zone[std::size_t(j)]) += in.node_static_w[std::size_t(j)];
+    const RoomLoad idle(in, zone_static);
+    const double outlet = idle.highest_crac_out_c();
+    EXPECT_LE(outlet, shape.redline_c + 1e-9) << containment;
+    EXPECT_NEAR(idle.node_power_w(), shape.idle_w, 1e-6 * shape.idle_w);
+    EXPECT_GE(idle.node_power_w() + idle.crac_power_w(outlet),
+              shape.idle_w * (1 + 1 / rate_crac_cop(shape.redline_c)) * (1 - 1e-12))
+        << "containment " << containment;
+  }
 }
 
 TEST(RateBasedPoint, SimulatedArrivalsRealizeThePredictedRewardRate) {

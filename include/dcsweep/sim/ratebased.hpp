@@ -56,6 +56,9 @@ class RatebasedCache {
 struct RatebasedShape {
   Platform platform;
   std::int64_t cores = 0, zones = 0, tasks = 0;
+  double idle_w = 0;     ///< every node's static power (the idle room's compute power)
+  double budget_w = 0;   ///< phi of the point (facility_power_budget_w or the platform's)
+  double redline_c = 0;  ///< the point's redline (redline_c or the platform's)
 };
 RatebasedShape ratebased_shape(const ParamSet& params, StreamKey key, RatebasedCache& cache);
 

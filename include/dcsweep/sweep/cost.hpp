@@ -5,6 +5,7 @@
 // first point that uses it, calibrated on the benchmarks (docs/performance.md): seconds on one
 // core. Policies whose cost grows with the queue (parm) see the offered load: the workload's
 // node-seconds over the machine's node-seconds between the first and the last arrival.
+#include <array>
 #include <vector>
 
 #include "dcsweep/sim/datacenter.hpp"
@@ -89,6 +90,22 @@ struct CostModel {
   /// oxley1080) 35 s against 0.55 s, but it stops after fewer (oxley1080: 8-14 s in all,
   /// oxley4320: 280 s; oxley-p3-4320.toml measured 4 x its estimate when this was x genes alone)
   double rate_bound_per_gene_z15_lp_s = 7.0e-10;
+  /// ... times a factor of the budget's headroom over the idle room, v = (phi - I (1 + 1 / CoP(T_red)))
+  /// / I, with I every node's static power: I (1 + 1 / CoP(T_red)) is the least the idle room can
+  /// draw (its CRACs blow at most at the redline), so below it (v < 0) the point is infeasible and the
+  /// technique and the bound stop at their first check. Measured on oxley1080 (hybrid, greedy,
+  /// 12 LPs, phi 80-300 kW x redline 24-32 C: bench/specs/ratebased-budget.toml) as {v, seconds of
+  /// the point}, divided by 11.8 s (the term above there), log-linear between knots and flat
+  /// beyond: just over idle the LPs are small; near v = 1 (150 kW) the budget and the inlet rows
+  /// bind together and each LP takes seconds (67-91 s a point); from v = 3.4 (300 kW) the LPs
+  /// plateau and the bound stops after 5 (0.4 s). [P3]'s 230 kW at 30 C is v = 2.4.
+  std::array<std::array<double, 2>, 9> rate_bound_headroom_s{
+      {{0.0, 0.1}, {0.05, 0.58}, {0.21, 7.3}, {0.37, 15.4}, {0.76, 32.7}, {1.15, 83.6}, {1.92, 18.9}, {2.37, 9.9},
+       {3.45, 0.37}}};
+  double rate_bound_headroom_reference_s = 11.8;
+  /// ... plus this per LP whatever the room (Clp's set-up and the first rounds of columns: a
+  /// 12-node room's bound takes 0.09-0.34 s), where the point is not surely infeasible
+  double rate_bound_per_lp_s = 0.015;
   double rate_room_per_zone2_s = 6e-7;      ///< the room and its linear map, once per room (oxley1080 0.4 s, oxley4320 11 s)
   double rate_validate_per_task_s = 1e-6;   ///< ratebased_validate, per simulated arrival
 };
