@@ -318,7 +318,9 @@ class RatebasedCosts {
     const double genes = double(s.cores) * double(s.tasks), zones = double(s.zones);
     const std::string& technique = p.text("ratebased_technique");
     const double headroom = (s.budget_w - s.idle_w * (1 + 1 / rate_crac_cop(s.redline_c))) / s.idle_w;
-    const bool surely_infeasible = headroom < 0;  // the idle room breaks phi: every step stops at its first check
+    // The idle room breaks phi: every step stops at its first check. (Generated rooms conserve air;
+    // imported indices may be 1% out of balance, which the margin covers.)
+    const bool surely_infeasible = headroom < -model_.rate_infeasible_margin;
     double cost = model_.rate_greedy_per_gene_s * genes;  // greedy: also the GA's seed and every technique's first check
     if (technique == "ga" && !surely_infeasible) {
       cost = (model_.rate_ga_per_gene_generation_s * genes + 2 * model_.rate_ga_node_step_s * double(p.integer("ga_node_steps"))) *
@@ -329,8 +331,8 @@ class RatebasedCosts {
     if (p.boolean("ratebased_validate")) cost += model_.rate_validate_per_task_s * double(p.integer("ratebased_validate_tasks"));
     if (rooms_.insert(heat_distribution_key(s.platform, p)).second) cost += model_.rate_room_per_zone2_s * zones * zones;
     if (p.boolean("ratebased_bound") && bounds_.insert(bound_key_of(p)).second && !surely_infeasible) {
-      cost += (model_.rate_bound_per_lp_s + model_.rate_bound_per_gene_z15_lp_s * genes * std::pow(zones, 1.5) *
-                                                  headroom_factor(headroom)) *
+      cost += std::max(model_.rate_bound_per_lp_s,
+                       model_.rate_bound_per_gene_z15_lp_s * genes * std::pow(zones, 1.5) * headroom_factor(headroom)) *
               double(p.integer("ratebased_bound_lps"));
     }
     return cost;

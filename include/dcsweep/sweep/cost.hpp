@@ -93,7 +93,8 @@ struct CostModel {
   /// ... times a factor of the budget's headroom over the idle room, v = (phi - I (1 + 1 / CoP(T_red)))
   /// / I, with I every node's static power: I (1 + 1 / CoP(T_red)) is the least the idle room can
   /// draw (its CRACs blow at most at the redline), so below it (v < 0) the point is infeasible and the
-  /// technique and the bound stop at their first check. Measured on oxley1080 (hybrid, greedy,
+  /// technique and the bound stop at their first check (premise: air conserved, see
+  /// rate_infeasible_margin). Measured on oxley1080 (hybrid, greedy,
   /// 12 LPs, phi 80-300 kW x redline 24-32 C: bench/specs/ratebased-budget.toml) as {v, seconds of
   /// the point}, divided by 11.8 s (the term above there), log-linear between knots and flat
   /// beyond: just over idle the LPs are small; near v = 1 (150 kW) the budget and the inlet rows
@@ -103,9 +104,12 @@ struct CostModel {
       {{0.0, 0.1}, {0.05, 0.58}, {0.21, 7.3}, {0.37, 15.4}, {0.76, 32.7}, {1.15, 83.6}, {1.92, 18.9}, {2.37, 9.9},
        {3.45, 0.37}}};
   double rate_bound_headroom_reference_s = 11.8;
-  /// ... plus this per LP whatever the room (Clp's set-up and the first rounds of columns: a
-  /// 12-node room's bound takes 0.09-0.34 s), where the point is not surely infeasible
+  /// ... and at least this per LP whatever the room (Clp's set-up and the first rounds of columns:
+  /// a 12-node room's bound takes 0.09-0.34 s), where the point is not surely infeasible
   double rate_bound_per_lp_s = 0.015;
+  /// Surely infeasible below v = -this: the premise (the idle room draws at least I (1 + 1 /
+  /// CoP(T_red))) holds where the room conserves air; imported indices may be 1% out of balance.
+  double rate_infeasible_margin = 0.02;
   double rate_room_per_zone2_s = 6e-7;      ///< the room and its linear map, once per room (oxley1080 0.4 s, oxley4320 11 s)
   double rate_validate_per_task_s = 1e-6;   ///< ratebased_validate, per simulated arrival
 };
