@@ -23,6 +23,23 @@ constexpr double kGreedyBudget = 4e6;
 constexpr std::size_t kPolished = 8;
 constexpr double kPolishBudget = 1.6e7;
 
+/// The index of the first least of values[0 .. n) (n > 0, no NaN), as std::min_element's, by a
+/// minimum in lanes (which the compiler vectorizes) and a search for it.
+std::size_t first_least(const double* values, std::size_t n) {
+  constexpr std::size_t lanes = 8;
+  std::array<double, lanes> least;
+  least.fill(std::numeric_limits<double>::infinity());
+  std::size_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    for (std::size_t j = 0; j < lanes; ++j) least[j] = values[i + j] < least[j] ? values[i + j] : least[j];
+  }
+  for (; i < n; ++i) least[0] = values[i] < least[0] ? values[i] : least[0];
+  const double m = *std::min_element(least.begin(), least.end());
+  std::size_t at = 0;
+  while (at + 1 < n && values[at] != m) ++at;
+  return at;
+}
+
 struct Choice {
   double cost;
   std::vector<std::int32_t> nodes;  ///< ascending
@@ -33,6 +50,8 @@ struct Choice {
 /// dropping a candidate updates the three tables (O(axis lengths), not O(candidates)); the sums
 /// are the same integers as pair by pair, so every decision is too.
 class Heuristic {
+  struct Plane;
+
  public:
   explicit Heuristic(const BqpProblem& p) : p_(p), size_(p.size()), w_(p.pair_weight) {
     for (int d = 0; d < 3; ++d) {
@@ -58,7 +77,21 @@ class Heuristic {
     nonnegative_ = p.pair_weight >= 0 && std::all_of(p.linear.begin(), p.linear.end(), [](double c) { return c >= 0; });
     row_bound_.resize(rows_.size());
     row_seen_.resize(rows_.size());
+    std::int32_t longest = 0;
+    for (const Row& row : rows_) longest = std::max(longest, row.end - row.begin);
+    value_.resize(std::size_t(longest));
     across_.resize(rows_.size());
+    open_.resize(rows_.size());
+    for (const Row& row : rows_) row_linear_min_.push_back(row.linear_min);
+    for (std::uint32_t r = 0; r < rows_.size(); ++r) {
+      if (planes_.empty() || row_axis_[0][r] != planes_.back().x) {
+        planes_.push_back({r, r, std::numeric_limits<double>::infinity(), row_axis_[0][r]});
+      }
+      planes_.back().row_end = r + 1;
+      planes_.back().linear_min = std::min(planes_.back().linear_min, rows_[r].linear_min);
+    }
+    plane_bound_.resize(planes_.size());
+    for (int d = 0; d < 2; ++d) hops_[d].resize(table_[d].size());
   }
 
   Choice greedy(std::int32_t seed) {
@@ -66,30 +99,45 @@ class Heuristic {
     Choice c{p_.linear[std::size_t(seed)], {}};
     add(seed, c.nodes);
     while (std::int32_t(c.nodes.size()) < p_.pick) {
-      // The least marginal, ties to the lowest index. Each row's lower bound first; the row of
-      // the least bound is scanned first (its best is usually the step's), then every row in
-      // candidate order whose bound can still reach the best so far. A row's bound is the larger
-      // of: its least linear cost and hops; and (costs non-negative), marginals only growing as
-      // nodes are added, its least linear cost + hops along the last axis when it was last
-      // scanned, plus its hops along the first two now (less a margin for rounding).
-      const std::int64_t least_z = *std::min_element(table_[2].begin(), table_[2].end());
-      std::size_t first = 0;
-      for (std::size_t r = 0; r < rows_.size(); ++r) {
-        const Row& row = rows_[r];
-        const std::int64_t across = table_[0][std::size_t(row_axis_[0][r])] + table_[1][std::size_t(row_axis_[1][r])];
-        across_[r] = across;
-        row_bound_[r] = row.linear_min + w_ * double(across + least_z);
-        if (nonnegative_) {  // (with negative linear costs rounding could outgrow the margin)
-          const double a = w_ * double(across), seen = row_seen_[r] + a;
-          row_bound_[r] = std::max(row_bound_[r], seen - 1e-9 * (row_seen_[r] + a));
-        }
-        if (row_bound_[r] < row_bound_[first]) first = r;
+      // The least marginal, ties to the lowest index, over rows (one line along the last axis)
+      // in planes (rows of one coordinate along the first axis), each bounded from below. A
+      // plane's bound: its least linear cost and hops with the least along the second and last
+      // axes. A row's, the larger of: its least linear cost and hops; and (costs non-negative),
+      // marginals only growing as nodes are added, its least linear cost + hops along the last
+      // axis when it was last scanned, plus its hops along the first two now (less a margin for
+      // rounding). The plane of the least bound first and in it the row of the least bound (its
+      // best is usually the step's), then every plane and row whose bound can still reach the
+      // best so far; the order does not change the result (the least value, then the lowest index).
+      // (Loops without branches, which the compiler vectorizes; the hops are exact in doubles.)
+      const double least_z = double(*std::min_element(table_[2].begin(), table_[2].end()));
+      for (int d = 0; d < 2; ++d) {
+        for (std::size_t v = 0; v < table_[d].size(); ++v) hops_[d][v] = double(table_[d][v]);
       }
+      const double least_y = *std::min_element(hops_[1].begin(), hops_[1].end());
+      const std::size_t planes = planes_.size();
+      for (std::size_t q = 0; q < planes; ++q) {
+        plane_bound_[q] = planes_[q].linear_min + w_ * (hops_[0][std::size_t(planes_[q].x)] + least_y + least_z);
+      }
+      const std::size_t first_plane = first_least(plane_bound_.data(), planes);
+      bound_rows(planes_[first_plane], least_z);
+      const std::uint32_t begin = planes_[first_plane].row_begin;
+      const std::size_t first = begin + first_least(row_bound_.data() + begin, planes_[first_plane].row_end - begin);
       std::int32_t best = -1;
       double best_v = std::numeric_limits<double>::infinity();
       scan_row(first, best, best_v);
-      for (std::size_t r = 0; r < rows_.size(); ++r) {
-        if (r != first && row_bound_[r] <= best_v) scan_row(r, best, best_v);
+      row_bound_[first] = std::numeric_limits<double>::infinity();
+      for (std::size_t q = 0; q < planes; ++q) {
+        if (q != first_plane) {
+          if (plane_bound_[q] > best_v) continue;
+          bound_rows(planes_[q], least_z);
+        }
+        std::size_t open = 0;  // the plane's rows that can still win, in order
+        for (std::uint32_t r = planes_[q].row_begin; r < planes_[q].row_end; ++r) {
+          open_[open] = r, open += row_bound_[r] <= best_v;
+        }
+        for (std::size_t i = 0; i < open; ++i) {
+          if (row_bound_[open_[i]] <= best_v) scan_row(open_[i], best, best_v);
+        }
       }
       c.cost += best_v;
       add(best, c.nodes);
@@ -144,19 +192,65 @@ class Heuristic {
   /// Row r's candidates not chosen (chosen ones have an infinite linear cost in lin_) against the
   /// least marginal so far, ties to the lower index.
   /// Also row_seen_[r]: the least linear cost + hops along the last axis over the row now.
+  /// row_bound_ and across_ of the plane's rows (see greedy), from hops_ and row_seen_.
+  void bound_rows(const Plane& plane, double least_z) {
+    const double *__restrict h0 = hops_[0].data(), *__restrict h1 = hops_[1].data(), *__restrict seen = row_seen_.data();
+    const std::int32_t* __restrict r1 = row_axis_[1].data();
+    const double* __restrict linear_min = row_linear_min_.data();
+    double *__restrict across = across_.data(), *__restrict bound = row_bound_.data();
+    const double x = h0[plane.x];
+    for (std::uint32_t r = plane.row_begin; r < plane.row_end; ++r) {
+      across[r] = x + h1[r1[r]];
+      bound[r] = linear_min[r] + w_ * (across[r] + least_z);
+    }
+    if (nonnegative_) {  // (with negative linear costs rounding could outgrow the margin)
+      for (std::uint32_t r = plane.row_begin; r < plane.row_end; ++r) {
+        const double since = seen[r] + w_ * across[r];
+        bound[r] = std::max(bound[r], since - 1e-9 * since);
+      }
+    }
+  }
+
+  /// Two passes: every marginal and the least ones in lanes (which the compiler vectorizes), then
+  /// the row's first least marginal, only where it can win.
   void scan_row(std::size_t r, std::int32_t& best, double& best_v) {
     const Row& row = rows_[r];
-    const std::int64_t across = across_[r];
+    const double across = across_[r];
     const std::int64_t* t2 = table_[2].data();
-    const std::int32_t* z = axis_[2].data();
-    const double* lin = lin_.data();
-    double seen = std::numeric_limits<double>::infinity();
-    for (std::int32_t x = row.begin; x < row.end; ++x) {
-      const double v = lin[x] + w_ * double(across + t2[z[x]]);
-      seen = std::min(seen, lin[x] + w_ * double(t2[z[x]]));
-      if (v < best_v || (v == best_v && x < best)) best_v = v, best = x;
+    const std::int32_t* z = axis_[2].data() + row.begin;
+    const double* lin = lin_.data() + row.begin;
+    const std::int32_t n = row.end - row.begin;
+    double* value = value_.data();
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    constexpr std::int32_t lanes = 8;
+    std::array<double, lanes> least, seen;
+    least.fill(inf), seen.fill(inf);
+    std::int32_t i = 0;
+    for (; i + lanes <= n; i += lanes) {
+      for (std::int32_t j = 0; j < lanes; ++j) {
+        const double t = double(t2[z[i + j]]);
+        const double v = lin[i + j] + w_ * (across + t), s = lin[i + j] + w_ * t;
+        value[i + j] = v;
+        least[std::size_t(j)] = v < least[std::size_t(j)] ? v : least[std::size_t(j)];
+        seen[std::size_t(j)] = s < seen[std::size_t(j)] ? s : seen[std::size_t(j)];
+      }
     }
-    row_seen_[r] = seen;
+    for (; i < n; ++i) {
+      const double t = double(t2[z[i]]);
+      const double v = lin[i] + w_ * (across + t), s = lin[i] + w_ * t;
+      value[i] = v;
+      least[0] = v < least[0] ? v : least[0];
+      seen[0] = s < seen[0] ? s : seen[0];
+    }
+    double row_least = inf, row_seen = inf;
+    for (std::int32_t j = 0; j < lanes; ++j) {
+      row_least = std::min(row_least, least[std::size_t(j)]), row_seen = std::min(row_seen, seen[std::size_t(j)]);
+    }
+    row_seen_[r] = row_seen;
+    if (row_least > best_v || (row_least == best_v && row.begin > best)) return;
+    std::int32_t at = 0;
+    while (value[at] != row_least) ++at;
+    if (row_least < best_v || row.begin + at < best) best_v = row_least, best = row.begin + at;
   }
 
   std::int64_t attach(std::int32_t x) const {
@@ -210,6 +304,7 @@ class Heuristic {
   std::array<std::vector<std::int64_t>, 3> table_, from_;
   std::array<std::vector<std::int32_t>, 3> axis_;  ///< each candidate's coordinate per axis
   std::vector<double> marginal_;                   ///< polish: every candidate's, once per pass
+  std::vector<double> value_;                      ///< greedy: a row's marginals (scan_row)
   /// Runs of candidates (in index order) on one line along the last axis: a lower bound over a
   /// run decides whether its candidates are looked at (the same ones win, ties included).
   struct Row {
@@ -217,13 +312,24 @@ class Heuristic {
     double linear_min;
   };
   std::vector<Row> rows_;
+  /// Runs of rows (in index order) with one coordinate along the first axis.
+  struct Plane {
+    std::uint32_t row_begin, row_end;
+    double linear_min;
+    std::int32_t x;  ///< the coordinate along the first axis
+  };
+  std::vector<Plane> planes_;
+  std::vector<double> plane_bound_;  ///< greedy: per plane, a lower bound of its marginals
   std::array<std::vector<std::int32_t>, 2> row_axis_;  ///< each row's coordinates along the first two axes
   std::vector<double> row_least_;  ///< polish: the least marginal per row, once per pass
   std::vector<double> lin_;        ///< linear cost per candidate, infinite for the chosen ones
   bool nonnegative_ = true;        ///< every linear cost and the pair weight >= 0
   std::vector<double> row_bound_;  ///< greedy: per row, a lower bound of its marginals
   std::vector<double> row_seen_;   ///< greedy: per row, its least linear + w hops along the last axis when last scanned
-  std::vector<std::int64_t> across_;  ///< greedy: per row, its hops along the first two axes
+  std::vector<double> across_;        ///< greedy: per row, its hops along the first two axes
+  std::vector<double> row_linear_min_;  ///< each row's least linear cost
+  std::array<std::vector<double>, 2> hops_;  ///< greedy: table_[0] and table_[1] as doubles
+  std::vector<std::uint32_t> open_;          ///< greedy: rows whose bound is at most the best so far
 };
 
 std::vector<std::int32_t> seeds(const BqpProblem& p) {
