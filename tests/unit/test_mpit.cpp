@@ -483,6 +483,51 @@ TEST(PeakRise, PeakOverSomeInletsSumsTheirEntriesOfD) {
   }
 }
 
+TEST(PeakRise, PeakIsTheSumOfTheNodesColumnsOfDOnRoomsOfEverySize) {
+  // peak() adds D's cumulative columns at the edges of runs of zones adding equal power (a run's
+  // inner columns cancel): the same peak as D's columns added node by node, for runs of
+  // consecutive nodes (a shell's lines), runs that touch the first and the last zone, scattered
+  // nodes and their mixtures, on rooms of a zone per node (D kept in double, and at 2,160 zones
+  // in single precision) and on meng40 (several nodes per zone)
+  const std::vector<Scenario> rooms = {
+      many_zone_room(20),
+      room_run({{"platform", std::string("room")}, {"room_rows", std::int64_t{4}}, {"room_racks_per_row", std::int64_t{15}},
+                {"room_nodes_per_rack", std::int64_t{36}}, {"poisson_jobs", std::int64_t{1}}}),
+      room_run({{"platform", std::string("meng40")}})};
+  for (const Scenario& s : rooms) {
+    auto physics = make_datacenter_model(s);
+    const RoomView& view = *physics;
+    const std::int32_t n = s.platform.node_count;
+    ASSERT_EQ(view.heat_distribution()->size() > HeatDistribution::kSinglePrecisionZones, n == 2160) << s.platform.name;
+    RngStream rng({7, 0, 0}, StreamPurpose::allocator);
+    PeakRise peaks;
+    const JobConfig config;
+    for (int decision = 0; decision < 2; ++decision) {
+      peaks.start(view, config, n, "test");
+      for (int set = 0; set < 12; ++set) {
+        std::vector<NodeId> nodes;
+        std::vector<char> taken(std::size_t(n), 0);
+        auto take = [&](NodeId a) {
+          if (!taken[std::size_t(a)]) taken[std::size_t(a)] = 1, nodes.push_back(a);
+        };
+        const int runs = set % 4 == 3 ? 0 : 1 + set % 5;
+        for (int r = 0; r < runs; ++r) {
+          const auto length = std::int32_t(rng.integer(1, std::min(40, n)));
+          const NodeId begin = set == 0 && r == 0 ? 0 : set == 1 && r == 0 ? n - length : NodeId(rng.integer(0, n - length));
+          for (NodeId a = begin; a < begin + length; ++a) take(a);
+        }
+        if (set % 2 == 1) {
+          for (int k = 0; k < 10; ++k) take(NodeId(rng.integer(0, n - 1)));
+        }
+        std::reverse(nodes.begin(), nodes.end());  // any order
+        const double expected = peak_by_hand(view, nodes, config);
+        EXPECT_NEAR(peaks.peak(nodes), expected, 1e-11 * std::max(1.0, std::abs(expected)))
+            << s.platform.name << " decision " << decision << " set " << set << " of " << nodes.size() << " nodes";
+      }
+    }
+  }
+}
+
 TEST(JointAllocator, ModifiedMc1x1AroundMc1x1sOwnCentreIsMc1x1) {
   // mc1x1_around(centre) is the shell collection MC1x1 itself makes around that centre: on an
   // empty machine, MC1x1's allocation must be mc1x1_around one of its own nodes.

@@ -95,7 +95,9 @@ class PeakRise {
   std::vector<Eigen::Index> over_inlets_;  ///< peak_over's inlets since the decision began...
   std::vector<double> over_rows_;          ///< ...their entries of D, per zone (once read enough)
   std::size_t over_reads_ = 0;             ///< entries read for them one by one
-  Eigen::VectorXd rise_, column_;
+  Eigen::VectorXd rise_;
+  std::vector<Eigen::Index> cumulative_;  ///< peak's columns of C and their weights
+  std::vector<double> weights_;
 };
 
 /// Nearest integer point to the fractional counts `x` with sum n and 0 <= y_p <= cap_p (the sum
