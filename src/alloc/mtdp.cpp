@@ -43,7 +43,7 @@ class MtdpAllocator final : public Allocator {
     const Eigen::VectorXd* share = room.supply_share();
     const double redline = room.redline_c();
     if (std::ssize(steepest_) != d.size()) steepest_ = steepest_rise(d, share);
-    Eigen::VectorXd trial, column;
+    Eigen::VectorXd trial;
     for (std::int32_t k = 0; k < request.nodes; ++k) {
       Class* best = nullptr;
       double best_w = INFINITY;
@@ -68,14 +68,12 @@ class MtdpAllocator final : public Allocator {
           const double bound = compute + c.delta + (compute + c.delta) / coefficient_of_performance(supply);
           if (bound > best_w || (bound == best_w && c.nodes[c.next] > best->nodes[best->next])) continue;
         }
-        d.column(c.zone, column);
-        trial = rise + column * c.delta;
+        d.add_column(c.zone, c.delta, rise, trial);
         const double w = total(compute + c.delta, trial);
         if (w < best_w || (w == best_w && c.nodes[c.next] < best->nodes[best->next])) best = &c, best_w = w;
       }
       if (!best) return false;
-      d.column(best->zone, column);
-      rise += column * best->delta;
+      d.add_column(best->zone, best->delta, rise, rise);
       compute += best->delta;
       out.push_back(best->nodes[best->next++]);
     }

@@ -71,6 +71,27 @@ void HeatDistribution::column(Eigen::Index j, Eigen::VectorXd& out) const {
   if (j > 0) out -= cumulative_.col(j - 1);
 }
 
+void HeatDistribution::add_column(Eigen::Index j, double weight, const Eigen::VectorXd& base, Eigen::VectorXd& out) const {
+  out.resize(size_);
+  if (cumulative_f_.size() > 0) {
+    const float* c = cumulative_f_.col(j).data();
+    if (j == 0) {
+      for (Eigen::Index i = 0; i < size_; ++i) out[i] = base[i] + double(c[i]) * weight;
+    } else {
+      const float* before = cumulative_f_.col(j - 1).data();
+      for (Eigen::Index i = 0; i < size_; ++i) out[i] = base[i] + (double(c[i]) - double(before[i])) * weight;
+    }
+    return;
+  }
+  const double* c = cumulative_.col(j).data();
+  if (j == 0) {
+    for (Eigen::Index i = 0; i < size_; ++i) out[i] = base[i] + c[i] * weight;
+  } else {
+    const double* before = cumulative_.col(j - 1).data();
+    for (Eigen::Index i = 0; i < size_; ++i) out[i] = base[i] + (c[i] - before[i]) * weight;
+  }
+}
+
 Eigen::VectorXd HeatDistribution::times(const Eigen::VectorXd& zone_power_w) const {
   Eigen::VectorXd rise = Eigen::VectorXd::Zero(size_), col;
   for (Eigen::Index j = 0; j < size_; ++j) {

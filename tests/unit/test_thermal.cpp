@@ -96,7 +96,8 @@ TEST(HeatDistribution, LargeRoomsByBlockInversionSolveTheDefinitionOnAnyThreadCo
 TEST(HeatDistribution, RowsColumnsAndEntriesAreTheSameValuesInEitherPrecision) {
   // Read back from the cumulative columns, in double (50 zones) and in single precision (2,100
   // zones, above kSinglePrecisionZones): row(i) (strided too) equals entry(i, j) bit for bit and
-  // column(j) equals entry(i, j) likewise; all of them D's own entries to within the precision.
+  // column(j) equals entry(i, j) likewise, add_column(j) base + column(j) x weight; all of them D's
+  // own entries to within the precision.
   for (const Eigen::Index n : {Eigen::Index{50}, HeatDistribution::kSinglePrecisionZones + 52}) {
     std::mt19937_64 rng{static_cast<std::uint64_t>(n)};
     std::uniform_real_distribution<double> u(0, 1e-3);
@@ -107,11 +108,18 @@ TEST(HeatDistribution, RowsColumnsAndEntriesAreTheSameValuesInEitherPrecision) {
     const HeatDistribution h{Matrix(d)};
     const double tolerance = n > HeatDistribution::kSinglePrecisionZones ? 1e-6 : 1e-15;
     std::vector<double> row(static_cast<std::size_t>(n)), strided(static_cast<std::size_t>(3 * n));
-    Eigen::VectorXd column;
+    Eigen::VectorXd column, base = Eigen::VectorXd::Random(n), added, in_place;
     for (const Eigen::Index i : {Eigen::Index{0}, n / 3, n - 1}) {
       h.row(i, row.data());
       h.row(i, strided.data() + 1, 3);
       h.column(i, column);
+      // add_column: base + column x weight bit for bit, into another vector or in place
+      h.add_column(i, 37.5, base, added);
+      in_place = base;
+      h.add_column(i, 37.5, in_place, in_place);
+      const Eigen::VectorXd expected = base + column * 37.5;
+      ASSERT_EQ(added, expected) << n << " " << i;
+      ASSERT_EQ(in_place, expected) << n << " " << i;
       for (Eigen::Index j = 0; j < n; ++j) {
         ASSERT_EQ(row[std::size_t(j)], h.entry(i, j)) << n << " " << i << " " << j;
         ASSERT_EQ(strided[std::size_t(3 * j + 1)], h.entry(i, j)) << n << " " << i << " " << j;

@@ -34,6 +34,9 @@ class HeatDistribution {
   double entry(Eigen::Index i, Eigen::Index j) const;
   /// Column j of D (zone j's effect on every inlet) into `out`: O(zones).
   void column(Eigen::Index j, Eigen::VectorXd& out) const;
+  /// out = base + weight x column j of D, in one pass (out may be base): the same values as
+  /// base + column(j) * weight.
+  void add_column(Eigen::Index j, double weight, const Eigen::VectorXd& base, Eigen::VectorXd& out) const;
   /// Row i of D (every zone's effect on inlet i) into out[0], out[stride], ...: O(zones), the
   /// same values as entry(i, j) (a strided read: D keeps its columns).
   void row(Eigen::Index i, double* out, std::size_t stride = 1) const;
