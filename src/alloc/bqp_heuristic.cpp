@@ -189,9 +189,6 @@ class Heuristic {
   }
 
  private:
-  /// Row r's candidates not chosen (chosen ones have an infinite linear cost in lin_) against the
-  /// least marginal so far, ties to the lower index.
-  /// Also row_seen_[r]: the least linear cost + hops along the last axis over the row now.
   /// row_bound_ and across_ of the plane's rows (see greedy), from hops_ and row_seen_.
   void bound_rows(const Plane& plane, double least_z) {
     const double *__restrict h0 = hops_[0].data(), *__restrict h1 = hops_[1].data(), *__restrict seen = row_seen_.data();
@@ -211,6 +208,9 @@ class Heuristic {
     }
   }
 
+  /// Row r's candidates not chosen (chosen ones have an infinite linear cost in lin_) against the
+  /// least marginal so far, ties to the lower index; also row_seen_[r]: the least linear cost +
+  /// hops along the last axis over the row now.
   /// Two passes: every marginal and the least ones in lanes (which the compiler vectorizes), then
   /// the row's first least marginal, only where it can win.
   void scan_row(std::size_t r, std::int32_t& best, double& best_v) {

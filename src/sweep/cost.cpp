@@ -162,8 +162,8 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
   const double mpit = (model.mpit_per_zone2_s * z2 + model.mpit_per_node_s * n) * jobs;  // the LP over every zone
   if (a == "mpit") return mpit;
   if (a == "joint") {
-    // a shell's peak adds one column of D per zone it touches: k of them where zones are nodes
-    // (meng40), about k / 512 on intrepid's zones of 512
+    // a shell's peak adds D's cumulative columns at the edges of its runs of zones adding equal
+    // power: up to k where zones are nodes (meng40), about k / 512 on intrepid's zones of 512
     return mpit + model.joint_per_k2_s * shape.joint_small_sq_sum + model.joint_per_k2_zone_s * shape.joint_small_touched_sum +
            model.joint_inner_per_k_zone2_s * shape.joint_large_sum * z2;
   }

@@ -26,7 +26,7 @@ namespace dcsweep {
 /// (X H X^T counts each pair twice: pair_weight = 2 alpha'/n; linear[a] = beta'/U x cooling cost of a).
 struct BqpProblem {
   std::int32_t pick = 0;  ///< n: how many candidates to choose, 1 <= pick <= size()
-  double pair_weight = 0;
+  double pair_weight = 0;  ///< >= 0 (alpha >= 0): the heuristic's bounds assume it
   std::vector<double> linear;                          ///< per candidate
   std::vector<std::array<std::int32_t, 3>> coordinate;  ///< per candidate, its network coordinate
   std::array<std::int32_t, 3> wrap{0, 0, 0};           ///< torus length per axis; 0 on a mesh

@@ -41,9 +41,10 @@ const HeatDistribution& heat_of(const RoomView& room, std::string_view who);
 
 /// The largest inlet rise over the supply (K) once a node set runs in a job's configuration, from
 /// the rises now: max_i rise_i + sum over the nodes of D(i, zone) (busy - idle), O(nodes + zones x
-/// distinct zones). For the many sets of one decision (mpit's, joint's shells): each node's zone
-/// and power delta are read from the room once per decision; the zones' added power is summed in
-/// node order and their columns of D added in ascending zone order, whatever the set.
+/// runs of consecutive zones adding equal power). For the many sets of one decision (mpit's,
+/// joint's shells): each node's zone and power delta are read from the room once per decision;
+/// the zones' added power is summed in node order and D's cumulative columns added at the edges
+/// of those runs, in ascending zone order, whatever the set.
 class PeakRise {
  public:
   /// A new decision on `room` (InputError naming `who` without D) for a job in `config`.
@@ -51,7 +52,7 @@ class PeakRise {
   /// The peak once `nodes` run the job (in any order; each zone's power is summed in it).
   double peak(std::span<const NodeId> nodes);
   /// The largest rise over `inlets` only once `nodes` run the job: a lower bound of peak(nodes)
-  /// (the same sums in another order: up to rounding), O(nodes x inlets).
+  /// (the same entries of D summed another way: up to rounding, far below 1e-9 K), O(nodes x inlets).
   double peak_over(std::span<const NodeId> nodes, std::span<const Eigen::Index> inlets);
   /// The `count` hottest inlets under the node set of the last peak(), hottest first.
   std::vector<Eigen::Index> hottest(std::size_t count) const;

@@ -64,14 +64,15 @@ struct CostModel {
   double mpit_per_zone2_s = 3e-9;         ///< x zones^2: the LP (joint's too)
   double mpit_per_node_s = 1.4e-9;        ///< x N: reading the machine (joint's too)
   double joint_per_k2_s = 9e-9;           ///< x k^2: a shell per MPIT node, its peak (k < 1,024)
-  /// and x k^2 x the zones a shell spans (k where zones are nodes): the peak's columns of D
+  /// and x k^2 x the zones a shell spans (k where zones are nodes): the peak's columns of D (at
+  /// most two per run of zones adding equal power since November 28; not refitted)
   /// (meng40: the demo's joint points 54-81 ms, 1.7-2.6 x this estimate; meng-p1-table1's 0.6 x)
   double joint_per_k2_zone_s = 2e-9;
   double joint_inner_per_k_zone2_s = 2e-9;  ///< x k zones^2: k >= 1,024, each shell bounded first
-  // rooms of > 256 zones (oxley1080: 0.46 / 0.91 s, oxley4320: 18 / 44 s for 2,000 jobs; joint
-  // about mpit's own since its shells' peaks add D's columns per run of zones, November 28: 23 s
-  // both, bench_decisions' CPU time): the LP's
-  // rows generated, each move after rounding over up to pools^2 pairs, a shell's bound per centre;
+  // rooms of > 256 zones (mpit / joint for 2,000 jobs, bench_decisions' CPU time: oxley1080 0.46 /
+  // 0.91 s, oxley4320 18 / 44 s when fitted; on November 28, once joint's shells' peaks added D's
+  // columns per run of zones, oxley4320 23 s both: joint costs about mpit's own): the LP's rows
+  // generated, each move after rounding over up to pools^2 pairs, a shell's bound per centre;
   // the first decision of a point sets up the LP and D's copies (oxley1080 45 ms, oxley4320 1.1-1.5 s)
   double mpit_many_zones_setup_per_z23_s = 5e-9;   ///< x zones^2.3, once per point
   double mpit_many_zones_per_k08_z21_s = 2e-11;    ///< x k^0.8 x zones^2.1 (fitted)
