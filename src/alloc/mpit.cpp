@@ -207,25 +207,15 @@ double PeakRise::peak(std::span<const NodeId> nodes) {
   // D is kept as cumulative columns C (column z of D is C_z - C_{z-1}), so sum over z of w_z D_z
   // = sum over z of (w_z - w_{z+1}) C_z: a run of consecutive zones adding the same power (a
   // shell's line of nodes on a room with a zone per node) costs two columns, not one per zone.
-  cumulative_.clear(), weights_.clear();
-  for (std::size_t i = 0; i < touched_.size(); ++i) {
-    const std::int32_t z = touched_[i];
+  // The edges come out sorted (zones ascending); a run's inner columns cancel exactly.
+  edges_.clear();
+  for (const std::int32_t z : touched_) {
     const double w = added_w_[std::size_t(z)];
     added_w_[std::size_t(z)] = NAN;
-    if (z > 0) {
-      if (!cumulative_.empty() && cumulative_.back() == z - 1) {
-        weights_.back() -= w;
-      } else {
-        cumulative_.push_back(z - 1), weights_.push_back(-w);
-      }
-    }
-    cumulative_.push_back(z), weights_.push_back(w);
+    if (z > 0) edges_.emplace_back(z - 1, -w);
+    edges_.emplace_back(z, w);
   }
-  std::size_t kept = 0;  // a run's inner columns cancel exactly
-  for (std::size_t i = 0; i < cumulative_.size(); ++i) {
-    if (weights_[i] != 0) cumulative_[kept] = cumulative_[i], weights_[kept] = weights_[i], ++kept;
-  }
-  cumulative_.resize(kept), weights_.resize(kept);
+  merge_cumulative_terms(edges_, cumulative_, weights_);
   rise_ = room_->inlet_rise_k();
   return d_->add_cumulative(cumulative_, weights_, rise_);
 }

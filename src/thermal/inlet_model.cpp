@@ -101,6 +101,21 @@ Eigen::VectorXd HeatDistribution::times(const Eigen::VectorXd& zone_power_w) con
   return rise;
 }
 
+void merge_cumulative_terms(std::span<const std::pair<Eigen::Index, double>> sorted, std::vector<Eigen::Index>& columns,
+                            std::vector<double>& weights) {
+  columns.clear();
+  weights.clear();
+  for (std::size_t i = 0; i < sorted.size();) {
+    const Eigen::Index k = sorted[i].first;
+    double weight = 0;
+    for (; i < sorted.size() && sorted[i].first == k; ++i) weight += sorted[i].second;
+    if (weight != 0) {
+      columns.push_back(k);
+      weights.push_back(weight);
+    }
+  }
+}
+
 InletRise::InletRise(std::shared_ptr<const HeatDistribution> d)
     : d_(std::move(d)), rise_(Eigen::VectorXd::Zero(d_->size())) {}
 
@@ -113,17 +128,7 @@ void InletRise::add(Eigen::Index b, Eigen::Index e, double dp) {
 void InletRise::apply() {
   if (pending_.empty()) return;
   std::sort(pending_.begin(), pending_.end());
-  columns_.clear();
-  weights_.clear();
-  for (std::size_t i = 0; i < pending_.size();) {
-    const Eigen::Index k = pending_[i].first;
-    double weight = 0;
-    for (; i < pending_.size() && pending_[i].first == k; ++i) weight += pending_[i].second;
-    if (weight != 0) {
-      columns_.push_back(k);
-      weights_.push_back(weight);
-    }
-  }
+  merge_cumulative_terms(pending_, columns_, weights_);
   pending_.clear();
   if (columns_.empty()) return;  // everything cancelled: the rises (and their max) are unchanged
   max_ = d_->add_cumulative(columns_, weights_, rise_);

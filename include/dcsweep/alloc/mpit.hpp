@@ -97,7 +97,8 @@ class PeakRise {
   std::vector<double> over_rows_;          ///< ...their entries of D, per zone (once read enough)
   std::size_t over_reads_ = 0;             ///< entries read for them one by one
   Eigen::VectorXd rise_;
-  std::vector<Eigen::Index> cumulative_;  ///< peak's columns of C and their weights
+  std::vector<std::pair<Eigen::Index, double>> edges_;  ///< peak's (column of C, weight), then merged:
+  std::vector<Eigen::Index> cumulative_;
   std::vector<double> weights_;
 };
 

@@ -49,6 +49,11 @@ class HeatDistribution {
   Eigen::MatrixXf cumulative_f_;  ///< ...or single, for large rooms
 };
 
+/// The (cumulative column, weight) pairs `sorted` (ascending by column) summed per column into
+/// `columns` and `weights`, those that cancel exactly dropped: what add_cumulative takes.
+void merge_cumulative_terms(std::span<const std::pair<Eigen::Index, double>> sorted, std::vector<Eigen::Index>& columns,
+                            std::vector<double>& weights);
+
 class InletRise {
  public:
   explicit InletRise(std::shared_ptr<const HeatDistribution> d);
