@@ -7,10 +7,12 @@ set -euo pipefail
 root=$1
 build=$2
 seconds=${3:-20}
-# -O1 with line tables only: the sanitized build of every library is most of this test's time
-# (it grew with the policies), and findings still name the file and line.
+# -O0 with line tables only: the sanitized build of every library is most of this test's time
+# (it grew with the policies), and findings still name the file and line. The sources the targets
+# run are compiled at -O1 (tests/fuzz/CMakeLists.txt): 70-100% of the inputs a second of a build
+# all at -O1 (spec 54,000 against 75,000 in 20 s), in 6.6 CPU minutes instead of 8.6.
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDCSWEEP_FUZZ=ON \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -gline-tables-only -DNDEBUG" \
   -DDCSWEEP_BUILD_TESTS=OFF -DDCSWEEP_BUILD_BENCH=OFF -DDCSWEEP_NATIVE=OFF >/dev/null
 cmake --build "$build" --target fuzz_swf fuzz_spec fuzz_matrix >/dev/null
 corpus=$build/corpus
