@@ -284,6 +284,9 @@ struct MpitSolver::Impl {
   };
   /// The peak once a node of pool a moves to pool b, from after_.
   double move_peak(Eigen::Index a, Eigen::Index b) const;
+  /// move_peak(a, b) where it is at most `above`; else a value above `above` (the inlets are
+  /// scored a chunk at a time, and the rest skipped once one is over).
+  double move_peak(Eigen::Index a, Eigen::Index b, double above) const;
   /// The move of the lowest peak below `best` that cools the hottest inlet `hot` (ties: the
   /// lowest a, then b); every move scored over every inlet.
   Move best_move_plain(const std::vector<std::int32_t>& counts, Eigen::Index hot, double best) const;
@@ -307,12 +310,21 @@ struct MpitSolver::Impl {
   Matrix zone_columns_;        ///< column p: D(:, zone_p) (K/W)
   /// zone_columns_ row-major: refine reads a few rows (the hottest inlets) across every pool
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> pool_rows_;
-  /// refine: hot_block_[p * top + k] = zone_columns_(hottest_[k], p), contiguous per pool
-  std::vector<double> hot_block_, hot_after_;  ///< hot_after_[k] = after_(hottest_[k])
+  /// refine: the hottest inlets' rows of every pool, contiguous per pool, in slots:
+  /// hot_block_[p * slots + s] = zone_columns_(slot_inlet_[s], p). Kept between moves and
+  /// decisions (D does not change): a move refills only the slots of inlets new among the hottest.
+  std::vector<double> hot_block_;
+  std::vector<Eigen::Index> slot_inlet_;       ///< per slot: its inlet (-1: none yet)
+  std::vector<std::int32_t> slot_of_inlet_;    ///< per inlet: its slot, or -1
+  std::vector<std::uint32_t> order_;           ///< refine: the hottest inlets' slots, hottest first
+  std::vector<std::uint32_t> refill_;          ///< refine: the slots given a new inlet
+  std::vector<char> slot_taken_;               ///< refine: per slot, holds one of the hottest
+  std::vector<double> hot_after_;              ///< per slot: after_ at its inlet
   Eigen::VectorXd after_;      ///< inlet rises with the job placed (refine)
   std::vector<Eigen::Index> hottest_;                         ///< refine: the hottest inlets, hottest first
   std::vector<std::pair<double, Eigen::Index>> destinations_;  ///< refine: (heat at the hottest inlet, pool)
-  std::vector<double> most_out_, least_in_;                   ///< refine: per hottest inlet
+  std::vector<double> most_out_, least_in_;                   ///< refine: per slot
+  std::vector<double> bound_;  ///< refine: per slot, after_ less the most any source / this source takes off
   /// refine: the destinations in ascending order of their heat at the 2nd, 3rd, ... hottest
   /// inlet, (heat, index in destinations_)
   static constexpr std::size_t kKeyInlets = 3;
@@ -580,6 +592,19 @@ double MpitSolver::Impl::move_peak(Eigen::Index a, Eigen::Index b) const {
       .maxCoeff();
 }
 
+double MpitSolver::Impl::move_peak(Eigen::Index a, Eigen::Index b, double above) const {
+  constexpr Eigen::Index kChunk = 256;  // inlets per check
+  const double out_w = delta_kw_[std::size_t(a)] * kW, in_w = delta_kw_[std::size_t(b)] * kW;
+  double peak = -INFINITY;
+  for (Eigen::Index i = 0; i < zones_ && peak <= above; i += kChunk) {
+    const Eigen::Index length = std::min(kChunk, zones_ - i);
+    peak = std::max(peak, (after_.segment(i, length) - out_w * zone_columns_.col(a).segment(i, length) +
+                           in_w * zone_columns_.col(b).segment(i, length))
+                              .maxCoeff());
+  }
+  return peak;
+}
+
 MpitSolver::Impl::Move MpitSolver::Impl::best_move_plain(const std::vector<std::int32_t>& counts, Eigen::Index hot,
                                                          double best) const {
   Move out;
@@ -597,13 +622,28 @@ MpitSolver::Impl::Move MpitSolver::Impl::best_move_plain(const std::vector<std::
   return out;
 }
 
+namespace {
+
+/// Whether base[s] + w * to[s] reaches `stop` at one of the slots, in that order (the hottest
+/// inlets first: most moves that lose reach the best at one of the first few).
+bool reaches(const double* base, double w, const double* to, std::span<const std::uint32_t> order, double stop) {
+  for (const std::uint32_t s : order) {
+    if (base[s] + w * to[s] >= stop) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 /// best_move_plain's move, found with less work: the destinations in ascending order of their
 /// heat at the hottest inlet (the moves a source can make are a prefix), and a move dropped as
-/// soon as one inlet, hottest first, reaches the best peak so far (kSlackK above it: the sums in
-/// another order may round differently). The moves left are scored as best_move_plain does.
+/// soon as its rise at one of the hottest inlets reaches the best peak so far. Those rises are
+/// summed as move_peak sums its elements, (after - out) + in, so each is one of the elements
+/// whose most is the move's peak, bit for bit; the bounds over every source or destination (the
+/// most taken off, the least added) round no higher, since rounding is monotone. The moves left
+/// are scored as best_move_plain does.
 MpitSolver::Impl::Move MpitSolver::Impl::best_move_bounded(const std::vector<std::int32_t>& counts, Eigen::Index hot,
                                                            double best) {
-  constexpr double kSlackK = 1e-9;
   constexpr std::size_t kHotInlets = 64;
   const auto pools = Eigen::Index(pools_.size());
   hottest_.resize(std::size_t(zones_));
@@ -617,36 +657,54 @@ MpitSolver::Impl::Move MpitSolver::Impl::best_move_bounded(const std::vector<std
   // destination adds (any destination left): a destination that reaches the best even with the
   // most taken off, or a source even with the least added, is in no better move.
   // Those inlets' rows of every pool, contiguous per pool (the columns of 4,320 inlets of
-  // oxley4320 would cost a cache miss per entry read).
-  hot_block_.resize(std::size_t(pools) * top);
+  // oxley4320 would cost a cache miss per entry read), one slot per inlet: an inlet still among
+  // the hottest keeps its slot, a new one takes the slot of one that left.
+  if (hot_block_.empty()) {
+    hot_block_.assign(std::size_t(pools) * top, 0.0);
+    slot_inlet_.assign(top, -1), slot_of_inlet_.assign(std::size_t(zones_), -1);
+  }
+  order_.resize(top), slot_taken_.assign(top, 0), refill_.clear();
+  for (std::size_t k = 0; k < top; ++k) {
+    const std::int32_t slot = slot_of_inlet_[std::size_t(hottest_[k])];
+    if (slot >= 0) order_[k] = std::uint32_t(slot), slot_taken_[std::size_t(slot)] = 1;
+  }
+  for (std::size_t k = 0, free_slot = 0; k < top; ++k) {
+    if (slot_of_inlet_[std::size_t(hottest_[k])] >= 0) continue;
+    while (slot_taken_[free_slot]) ++free_slot;
+    if (slot_inlet_[free_slot] >= 0) slot_of_inlet_[std::size_t(slot_inlet_[free_slot])] = -1;
+    slot_inlet_[free_slot] = hottest_[k], slot_of_inlet_[std::size_t(hottest_[k])] = std::int32_t(free_slot);
+    order_[k] = std::uint32_t(free_slot), slot_taken_[free_slot] = 1, refill_.push_back(std::uint32_t(free_slot));
+  }
   constexpr Eigen::Index kTile = 64;  // pools per tile: a tile's writes stay in the L1 cache
-  for (Eigen::Index p0 = 0; p0 < pools; p0 += kTile) {
+  for (Eigen::Index p0 = 0; p0 < pools && !refill_.empty(); p0 += kTile) {
     const Eigen::Index p1 = std::min(pools, p0 + kTile);
-    for (std::size_t k = 0; k < top; ++k) {
-      const double* row = pool_rows_.row(hottest_[k]).data();
-      for (Eigen::Index p = p0; p < p1; ++p) hot_block_[std::size_t(p) * top + k] = row[p];
+    for (const std::uint32_t slot : refill_) {
+      const double* row = pool_rows_.row(slot_inlet_[slot]).data();
+      for (Eigen::Index p = p0; p < p1; ++p) hot_block_[std::size_t(p) * top + slot] = row[p];
     }
   }
   auto hot_of = [&](Eigen::Index p) { return hot_block_.data() + std::size_t(p) * top; };
   hot_after_.resize(top);
-  for (std::size_t k = 0; k < top; ++k) hot_after_[k] = after_(hottest_[k]);
+  for (std::size_t s = 0; s < top; ++s) hot_after_[s] = after_(slot_inlet_[s]);
   most_out_.assign(top, -INFINITY), least_in_.assign(top, INFINITY);
   for (Eigen::Index a = 0; a < pools; ++a) {
     if (counts[std::size_t(a)] == 0) continue;
     const double w = delta_kw_[std::size_t(a)] * kW;
     const double* from = hot_of(a);
-    for (std::size_t k = 0; k < top; ++k) most_out_[k] = std::max(most_out_[k], w * from[k]);
+    for (std::size_t s = 0; s < top; ++s) most_out_[s] = std::max(most_out_[s], w * from[s]);
   }
+  // A destination's pairs reach at least this much at each hottest inlet. None can tie the best
+  // either: a tie wins only against a move found below the best given.
+  bound_.resize(top);
+  for (std::size_t s = 0; s < top; ++s) bound_[s] = hot_after_[s] - most_out_[s];
   destinations_.clear();
   for (Eigen::Index b = 0; b < pools; ++b) {
     if (counts[std::size_t(b)] == free_[std::size_t(b)]) continue;
     const double w = delta_kw_[std::size_t(b)] * kW;
     const double* to = hot_of(b);
-    bool reaches = false;
-    for (std::size_t k = 0; k < top && !reaches; ++k) reaches = hot_after_[k] - most_out_[k] + w * to[k] - kSlackK >= best;
-    if (reaches) continue;
+    if (reaches(bound_.data(), w, to, order_, best)) continue;
     destinations_.push_back({w * pool_rows_(hot, b), b});
-    for (std::size_t k = 0; k < top; ++k) least_in_[k] = std::min(least_in_[k], w * to[k]);
+    for (std::size_t s = 0; s < top; ++s) least_in_[s] = std::min(least_in_[s], w * to[s]);
   }
   std::sort(destinations_.begin(), destinations_.end());
   // The destinations also in ascending order of what each adds at the next hottest inlets: a
@@ -658,63 +716,63 @@ MpitSolver::Impl::Move MpitSolver::Impl::best_move_bounded(const std::vector<std
     list.resize(destinations_.size());
     for (std::size_t d = 0; d < destinations_.size(); ++d) {
       const Eigen::Index b = destinations_[d].second;
-      list[d] = {delta_kw_[std::size_t(b)] * kW * hot_of(b)[j + 1], std::uint32_t(d)};
+      list[d] = {delta_kw_[std::size_t(b)] * kW * hot_of(b)[order_[j + 1]], std::uint32_t(d)};
     }
     std::sort(list.begin(), list.end());
   }
   Move out;
   // A pair (a, b) scored: the lowest peak so far wins, ties by the lowest a (sources in ascending
-  // order), then the lowest b. Every pair of peak at most the final best is scored whatever the
-  // order its source walks the destinations in (every bound is below its peak by more than the
-  // rounding), so the order changes the work only.
-  auto score = [&](Eigen::Index a, double out_w, const double* from, double out_hot, double in_hot, Eigen::Index b) {
-    if (in_hot >= out_hot || after_(hot) - out_hot + in_hot - kSlackK >= best || b == a) return;
-    const double in_w = delta_kw_[std::size_t(b)] * kW;
-    const double* to = hot_of(b);
+  // order), then the lowest b. Every pair that can win is scored whatever the order its source
+  // walks the destinations in, so the order changes the work only. A pair whose rise at an inlet
+  // is above the best loses; one whose rise equals it wins only as a tie (the source of the best
+  // move so far, a lower destination).
+  auto score = [&](Eigen::Index a, const double* base, double out_hot, double in_hot, Eigen::Index b) {
+    if (in_hot >= out_hot || b == a) return;
+    const bool may_tie = a == out.from && b < out.to;
+    // (a rise reaching `stop` loses: above the best, or equal to it unless the pair may tie)
+    const double stop = may_tie ? std::nextafter(best, INFINITY) : best;
+    if (after_(hot) - out_hot + in_hot >= stop) return;
     // Most pairs that lose reach the best at one of the hottest inlets; a pair that passes
-    // those is scored over every inlet at once (move_peak, contiguous columns) rather than
-    // checked inlet by inlet through the order: a pair the whole check would drop scores at
-    // least best + kSlackK there, and loses all the same.
-    bool reaches = false;
-    for (std::size_t k = 0; k < top && !reaches; ++k) reaches = hot_after_[k] - out_w * from[k] + in_w * to[k] - kSlackK >= best;
-    if (reaches) return;
-    const double m = move_peak(a, b);
-    if (m < best || (m == best && a == out.from && b < out.to)) best = m, out = {a, b};
+    // those is scored over every inlet (move_peak, contiguous columns, stopped once it loses).
+    if (reaches(base, delta_kw_[std::size_t(b)] * kW, hot_of(b), order_, stop)) return;
+    const double m = move_peak(a, b, may_tie ? best : std::nextafter(best, -INFINITY));
+    if (m < best || (m == best && may_tie)) best = m, out = {a, b};
   };
   for (Eigen::Index a = 0; a < pools && !destinations_.empty(); ++a) {
     if (counts[std::size_t(a)] == 0) continue;
     const double out_w = delta_kw_[std::size_t(a)] * kW;
     const double out_hot = out_w * pool_rows_(hot, a);
     const double* from = hot_of(a);
-    bool source_reaches = false;
-    for (std::size_t k = 0; k < top && !source_reaches; ++k) {
-      source_reaches = hot_after_[k] - out_w * from[k] + least_in_[k] - kSlackK >= best;
-    }
-    if (source_reaches) continue;
+    // The rises at the hottest inlets with a node taken off a (a source none of whose moves
+    // can reach below the best, even with the least added, is skipped: it cannot tie either,
+    // as the best move so far is another source's).
+    for (std::size_t s = 0; s < top; ++s) bound_[s] = hot_after_[s] - out_w * from[s];
+    if (reaches(bound_.data(), 1.0, least_in_.data(), order_, best)) continue;
     // The admissible prefix of the hottest inlet's order (its test is monotone in in_hot), and of
     // each key inlet's: a destination adding more than `cut` there reaches the best (kCutK: far
     // above the rounding of the check's sums, far below kSlackK).
-    constexpr double kCutK = 1e-12;
+    constexpr double kSlackK = 1e-9, kCutK = 1e-12;
     std::size_t length = std::size_t(
         std::partition_point(destinations_.begin(), destinations_.end(),
                              [&](const std::pair<double, Eigen::Index>& d) {
-                               return d.first < out_hot && after_(hot) - out_hot + d.first - kSlackK < best;
+                               return d.first < out_hot && after_(hot) - out_hot + d.first <= best;
                              }) -
         destinations_.begin());
     std::size_t walk = keys;  // keys: the hottest inlet's order
     for (std::size_t j = 0; j < keys && length > 0; ++j) {
-      const double cut = best + kSlackK - (hot_after_[j + 1] - out_w * from[j + 1]) + kCutK;
+      const std::uint32_t s = order_[j + 1];
+      const double cut = best + kSlackK - bound_[s] + kCutK;
       const auto& list = by_inlet_[j];
       const auto end = std::upper_bound(list.begin(), list.end(), cut,
                                         [](double c, const std::pair<double, std::uint32_t>& e) { return c < e.first; });
       if (std::size_t(end - list.begin()) < length) length = std::size_t(end - list.begin()), walk = j;
     }
     if (walk == keys) {
-      for (std::size_t d = 0; d < length; ++d) score(a, out_w, from, out_hot, destinations_[d].first, destinations_[d].second);
+      for (std::size_t d = 0; d < length; ++d) score(a, bound_.data(), out_hot, destinations_[d].first, destinations_[d].second);
     } else {
       for (std::size_t e = 0; e < length; ++e) {
         const auto& [in_hot, b] = destinations_[by_inlet_[walk][e].second];
-        score(a, out_w, from, out_hot, in_hot, b);
+        score(a, bound_.data(), out_hot, in_hot, b);
       }
     }
   }

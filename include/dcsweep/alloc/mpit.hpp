@@ -132,9 +132,9 @@ inline constexpr Eigen::Index kMpitAllRowsMaxZones = 256;
 
 struct MpitOptions {
   MpitRows rows = MpitRows::automatic;
-  /// The single-node moves after rounding skip a move whose peak over the 16 hottest inlets
-  /// already reaches the best move's (the same moves are made; false scores every move over
-  /// every inlet, for tests).
+  /// The single-node moves after rounding skip a move whose rise at one of the 64 hottest inlets
+  /// already reaches the best move's peak (the same moves are made, ties included; false scores
+  /// every move over every inlet, for tests).
   bool bounded_moves = true;
 };
 
