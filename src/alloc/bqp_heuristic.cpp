@@ -66,13 +66,13 @@ class Heuristic {
     for (std::int32_t x = 0; x < size_; ++x) {
       const auto& c = p.coordinate[std::size_t(x)];
       if (rows_.empty() || c[0] != row_axis_[0].back() || c[1] != row_axis_[1].back()) {
-        rows_.push_back({x, x, std::numeric_limits<double>::infinity()});
+        rows_.push_back({x, x});
+        row_linear_min_.push_back(std::numeric_limits<double>::infinity());
         row_axis_[0].push_back(c[0]);
         row_axis_[1].push_back(c[1]);
       }
-      Row& row = rows_.back();
-      row.end = x + 1;
-      row.linear_min = std::min(row.linear_min, p.linear[std::size_t(x)]);
+      rows_.back().end = x + 1;
+      row_linear_min_.back() = std::min(row_linear_min_.back(), p.linear[std::size_t(x)]);
     }
     nonnegative_ = p.pair_weight >= 0 && std::all_of(p.linear.begin(), p.linear.end(), [](double c) { return c >= 0; });
     row_bound_.resize(rows_.size());
@@ -82,13 +82,12 @@ class Heuristic {
     value_.resize(std::size_t(longest));
     across_.resize(rows_.size());
     open_.resize(rows_.size());
-    for (const Row& row : rows_) row_linear_min_.push_back(row.linear_min);
     for (std::uint32_t r = 0; r < rows_.size(); ++r) {
       if (planes_.empty() || row_axis_[0][r] != planes_.back().x) {
         planes_.push_back({r, r, std::numeric_limits<double>::infinity(), row_axis_[0][r]});
       }
       planes_.back().row_end = r + 1;
-      planes_.back().linear_min = std::min(planes_.back().linear_min, rows_[r].linear_min);
+      planes_.back().linear_min = std::min(planes_.back().linear_min, row_linear_min_[r]);
     }
     plane_bound_.resize(planes_.size());
     for (int d = 0; d < 2; ++d) hops_[d].resize(table_[d].size());
@@ -278,7 +277,7 @@ class Heuristic {
   void reset(std::span<const std::int32_t> nodes) {
     for (auto& table : table_) std::fill(table.begin(), table.end(), 0);
     lin_ = p_.linear;
-    for (std::size_t r = 0; r < rows_.size(); ++r) row_seen_[r] = rows_[r].linear_min;
+    std::copy(row_linear_min_.begin(), row_linear_min_.end(), row_seen_.begin());
     std::vector<std::int32_t> scratch;
     for (const std::int32_t a : nodes) add(a, scratch);
   }
@@ -309,7 +308,6 @@ class Heuristic {
   /// run decides whether its candidates are looked at (the same ones win, ties included).
   struct Row {
     std::int32_t begin, end;
-    double linear_min;
   };
   std::vector<Row> rows_;
   /// Runs of rows (in index order) with one coordinate along the first axis.

@@ -8,10 +8,10 @@
 
 #include "dcsweep/alloc/mpit.hpp"
 #include "dcsweep/comm/comm.hpp"
-#include "dcsweep/sim/datacenter.hpp"
-#include "dcsweep/sim/ratebased.hpp"
 #include "dcsweep/ratebased/model.hpp"
 #include "dcsweep/sim/catalog.hpp"
+#include "dcsweep/sim/datacenter.hpp"
+#include "dcsweep/sim/ratebased.hpp"
 #include "dcsweep/sim/sp_eir.hpp"
 #include "dcsweep/sweep/read_check.hpp"
 

@@ -93,11 +93,8 @@ void HeatDistribution::add_column(Eigen::Index j, double weight, const Eigen::Ve
 }
 
 Eigen::VectorXd HeatDistribution::times(const Eigen::VectorXd& zone_power_w) const {
-  Eigen::VectorXd rise = Eigen::VectorXd::Zero(size_), col;
-  for (Eigen::Index j = 0; j < size_; ++j) {
-    column(j, col);
-    rise += col * zone_power_w(j);
-  }
+  Eigen::VectorXd rise = Eigen::VectorXd::Zero(size_);
+  for (Eigen::Index j = 0; j < size_; ++j) add_column(j, zone_power_w(j), rise, rise);
   return rise;
 }
 
