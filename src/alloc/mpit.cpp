@@ -749,8 +749,9 @@ MpitSolver::Impl::Move MpitSolver::Impl::best_move_bounded(const std::vector<std
     for (std::size_t s = 0; s < top; ++s) bound_[s] = hot_after_[s] - out_w * from[s];
     if (reaches(bound_.data(), 1.0, least_in_.data(), order_, best)) continue;
     // The admissible prefix of the hottest inlet's order (its test is monotone in in_hot), and of
-    // each key inlet's: a destination adding more than `cut` there reaches the best (kCutK: far
-    // above the rounding of the check's sums, far below kSlackK).
+    // each key inlet's: a destination adding more than `cut` there reaches the best. The cut
+    // inverts the check's sum, which rounds differently: kSlackK + kCutK is a margin on the cut
+    // only (the destinations it lets through are checked exactly).
     constexpr double kSlackK = 1e-9, kCutK = 1e-12;
     std::size_t length = std::size_t(
         std::partition_point(destinations_.begin(), destinations_.end(),
