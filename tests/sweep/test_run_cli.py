@@ -19,6 +19,10 @@ import sweeplib
 BINARY, ROOT = sweeplib.main_args("test_run_cli.py")
 EXAMPLE = os.path.join(ROOT, "inputs/specs/example.toml")
 SMALL = os.path.join(ROOT, "tests/sweep/specs/determinism.toml")
+# 80 points of a few seconds in all (the first 25,000 jobs of resume.toml's trace): progress lines
+# come a second apart, so a run must last a few of them.
+with open(os.path.join(ROOT, "tests/sweep/specs/resume.toml")) as f:
+    PROGRESS_SPEC_TEXT = f.read().replace('allocator = "random"\n', 'allocator = "random"\njobs = 25000\n')
 
 
 def read(path):
@@ -38,6 +42,12 @@ class RunTestCase(unittest.TestCase):
 
     def path(self, name):
         return os.path.join(self.tmp.name, name)
+
+    def progress_spec(self):
+        spec = self.path("progress.toml")
+        with open(spec, "w") as f:
+            f.write(PROGRESS_SPEC_TEXT)
+        return spec
 
     def write_spec(self, name, text):
         with open(self.path(name), "w") as f:
@@ -120,8 +130,7 @@ class BadInput(RunTestCase):
 class Behaviour(RunTestCase):
     def test_progress_lines_in_a_log_and_quiet(self):
         out = self.path("p.h5")
-        proc = sweeplib.run(BINARY, ["run", os.path.join(ROOT, "tests/sweep/specs/resume.toml"), "-o", out], 2,
-                            cwd=ROOT, check_code=0)
+        proc = sweeplib.run(BINARY, ["run", self.progress_spec(), "-o", out], 2, cwd=ROOT, check_code=0)
         self.assertNotIn("\r", proc.stderr)
         lines = proc.stderr.splitlines()
         self.assertGreaterEqual(len(lines), 2, proc.stderr)  # a run of ~2 s: a line a second, then the last
@@ -137,8 +146,8 @@ class Behaviour(RunTestCase):
         import pty
         import subprocess
         leader, follower = pty.openpty()
-        proc = subprocess.Popen([BINARY, "run", os.path.join(ROOT, "tests/sweep/specs/resume.toml"), "-o",
-                                 self.path("tty.h5")], cwd=ROOT, stdout=subprocess.PIPE, stderr=follower)
+        proc = subprocess.Popen([BINARY, "run", self.progress_spec(), "-o", self.path("tty.h5")], cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=follower)
         os.close(follower)
         seen = b""
         while True:
@@ -153,6 +162,7 @@ class Behaviour(RunTestCase):
         os.close(leader)
         self.assertEqual(proc.returncode, 0)
         self.assertIn(b"\rdcsweep: 80/80 points, 100% of the estimated work", seen)
+        self.assertGreaterEqual(seen.count(b"\rdcsweep: "), 2, seen)  # drawn, then redrawn
         self.assertEqual(seen.count(b"\n"), 1, seen)  # one line, redrawn, ended once
 
     def test_single_process_without_mpirun(self):
