@@ -43,12 +43,6 @@ class RunTestCase(unittest.TestCase):
     def path(self, name):
         return os.path.join(self.tmp.name, name)
 
-    def progress_spec(self):
-        spec = self.path("progress.toml")
-        with open(spec, "w") as f:
-            f.write(PROGRESS_SPEC_TEXT)
-        return spec
-
     def write_spec(self, name, text):
         with open(self.path(name), "w") as f:
             f.write(text)
@@ -130,7 +124,8 @@ class BadInput(RunTestCase):
 class Behaviour(RunTestCase):
     def test_progress_lines_in_a_log_and_quiet(self):
         out = self.path("p.h5")
-        proc = sweeplib.run(BINARY, ["run", self.progress_spec(), "-o", out], 2, cwd=ROOT, check_code=0)
+        spec = self.write_spec("progress.toml", PROGRESS_SPEC_TEXT)
+        proc = sweeplib.run(BINARY, ["run", spec, "-o", out], 2, cwd=ROOT, check_code=0)
         self.assertNotIn("\r", proc.stderr)
         lines = proc.stderr.splitlines()
         self.assertGreaterEqual(len(lines), 2, proc.stderr)  # a run of ~2 s: a line a second, then the last
@@ -146,8 +141,9 @@ class Behaviour(RunTestCase):
         import pty
         import subprocess
         leader, follower = pty.openpty()
-        proc = subprocess.Popen([BINARY, "run", self.progress_spec(), "-o", self.path("tty.h5")], cwd=ROOT,
-                                stdout=subprocess.PIPE, stderr=follower)
+        spec = self.write_spec("progress.toml", PROGRESS_SPEC_TEXT)
+        proc = subprocess.Popen([BINARY, "run", spec, "-o", self.path("tty.h5")], cwd=ROOT, stdout=subprocess.PIPE,
+                                stderr=follower)
         os.close(follower)
         seen = b""
         while True:
