@@ -98,6 +98,30 @@ std::string format_value(const ParamValue& value) {
   return std::get<std::string>(value);
 }
 
+ParamSpec real_param(std::string name, std::string unit, double fallback, double min, double max, std::string help,
+                     bool min_open) {
+  return {.name = std::move(name), .type = ParamType::real, .unit = std::move(unit), .default_value = fallback,
+          .min = min, .max = max, .min_open = min_open, .help = std::move(help)};
+}
+
+ParamSpec integer_param(std::string name, std::int64_t fallback, double min, double max, std::string help) {
+  return {.name = std::move(name), .type = ParamType::integer, .default_value = fallback, .min = min, .max = max,
+          .help = std::move(help)};
+}
+
+ParamSpec choice_param(std::string name, std::vector<std::string> choices, std::string fallback, std::string help) {
+  return {.name = std::move(name), .type = ParamType::choice, .default_value = std::move(fallback),
+          .choices = std::move(choices), .help = std::move(help)};
+}
+
+ParamSpec text_param(std::string name, std::string fallback, std::string help) {
+  return {.name = std::move(name), .type = ParamType::text, .default_value = std::move(fallback), .help = std::move(help)};
+}
+
+ParamSpec boolean_param(std::string name, bool fallback, std::string help) {
+  return {.name = std::move(name), .type = ParamType::boolean, .default_value = fallback, .help = std::move(help)};
+}
+
 std::string ParamSpec::range_text() const {
   if (type == ParamType::choice) return join(choices, "|");
   if (type != ParamType::integer && type != ParamType::real) return "";

@@ -21,27 +21,8 @@ constexpr double kOxley4320BudgetW = 900e3;
 /// of them each, at reference speed (inputs/ratebased/README.md).
 constexpr double kShippedRatesCores = 7920;
 
-ParamSpec choice(std::string name, std::vector<std::string> choices, std::string fallback, std::string help) {
-  return {.name = std::move(name), .type = ParamType::choice, .default_value = std::move(fallback),
-          .choices = std::move(choices), .help = std::move(help)};
-}
-
 ParamSpec real(std::string name, std::string unit, double fallback, double min, std::string help) {
-  return {.name = std::move(name), .type = ParamType::real, .unit = std::move(unit), .default_value = fallback,
-          .min = min, .max = 1e12, .help = std::move(help)};
-}
-
-ParamSpec integer(std::string name, std::int64_t fallback, double min, double max, std::string help) {
-  return {.name = std::move(name), .type = ParamType::integer, .default_value = fallback, .min = min, .max = max,
-          .help = std::move(help)};
-}
-
-ParamSpec text(std::string name, std::string fallback, std::string help) {
-  return {.name = std::move(name), .type = ParamType::text, .default_value = std::move(fallback), .help = std::move(help)};
-}
-
-ParamSpec boolean(std::string name, bool fallback, std::string help) {
-  return {.name = std::move(name), .type = ParamType::boolean, .default_value = fallback, .help = std::move(help)};
+  return real_param(std::move(name), std::move(unit), fallback, min, 1e12, std::move(help));
 }
 
 const MetricSpec kMetrics[] = {
@@ -175,48 +156,52 @@ Report epoch_report(const RatebasedEpoch& e) {
 
 std::vector<ParamSpec> ratebased_params() {
   std::vector<ParamSpec> out{
-      choice("model", {"trace", "ratebased"}, "trace",
-             "trace: a simulation of jobs (trace or Poisson); ratebased: one epoch of [P3]'s rate-based problem on "
-             "the platform's room (other metrics; a sweep does not mix the two)"),
-      choice("ratebased_technique", {"greedy", "ga", "nlp"}, "greedy",
-             "[P3]: greedy (Alg. 2), ga (Alg. 3-4, seeded from the point's stream), nlp (Ipopt on the continuous "
-             "relaxation, rounded and repaired; rooms of at most 1,000 cores)"),
-      choice("objective", {"rr", "nerr"}, "rr",
-             "[P3]'s objective of the technique: rr (co-location aware, Eq. 8) or nerr (blind to it, Eq. 9); "
-             "reward_rate is always the true RR"),
-      choice("ratebased_workload", {"cpu_intensive", "hybrid", "memory_intensive", "all"}, "hybrid",
-             "[P3] Sec. 5.3's workload environment (five task types each), or all ten task types"),
-      text("ratebased_task_types", "inputs/ratebased/task_types.csv",
-           "[P3] task types: arrival rate, reward, deadline, memory intensity (inputs/ratebased/README.md)"),
-      text("ratebased_pstate_tables", "inputs/ratebased/pstate_tables.csv",
-           "[P3] ECS and APC per task, node type and P-state"),
-      text("ratebased_colocation", "inputs/ratebased/colocation.csv",
-           "[P3] co-location slopes per node type and memory class"),
-      real("ratebased_arrival_scale", "", 0, 0,
-           "arrival rates x this; 0: the platform's cores / 7,920 (oxley1080's, for which the shipped rates are sized)"),
+      choice_param(
+          "model", {"trace", "ratebased"}, "trace",
+          "trace: a simulation of jobs (trace or Poisson); ratebased: one epoch of [P3]'s rate-based problem on "
+          "the platform's room (other metrics; a sweep does not mix the two)"),
+      choice_param("ratebased_technique", {"greedy", "ga", "nlp"}, "greedy",
+                   "[P3]: greedy (Alg. 2), ga (Alg. 3-4, seeded from the point's stream), nlp (Ipopt on the continuous "
+                   "relaxation, rounded and repaired; rooms of at most 1,000 cores)"),
+      choice_param("objective", {"rr", "nerr"}, "rr",
+                   "[P3]'s objective of the technique: rr (co-location aware, Eq. 8) or nerr (blind to it, Eq. 9); "
+                   "reward_rate is always the true RR"),
+      choice_param("ratebased_workload", {"cpu_intensive", "hybrid", "memory_intensive", "all"}, "hybrid",
+                   "[P3] Sec. 5.3's workload environment (five task types each), or all ten task types"),
+      text_param("ratebased_task_types", "inputs/ratebased/task_types.csv",
+                 "[P3] task types: arrival rate, reward, deadline, memory intensity (inputs/ratebased/README.md)"),
+      text_param("ratebased_pstate_tables", "inputs/ratebased/pstate_tables.csv",
+                 "[P3] ECS and APC per task, node type and P-state"),
+      text_param("ratebased_colocation", "inputs/ratebased/colocation.csv",
+                 "[P3] co-location slopes per node type and memory class"),
+      real(
+          "ratebased_arrival_scale", "", 0, 0,
+          "arrival rates x this; 0: the platform's cores / 7,920 (oxley1080's, for which the shipped rates are sized)"),
       real("facility_power_budget_w", "W", 0, 0,
            "[P3]'s phi, compute + CRAC power; 0: 230 kW on oxley1080, 900 kW on oxley4320, 213 W per node elsewhere"),
       real("crac_outlet_min_c", "C", 5, 0, "coldest CRAC outlet temperature (assumed; [P3] gives none)"),
-      integer("ga_generations", 200, 1, 9.0e15, "GA: stop after this many generations"),
+      integer_param("ga_generations", 200, 1, 9.0e15, "GA: stop after this many generations"),
       real("ga_time_limit_s", "s", 0, 0,
            "GA: also stop after this wall time (0: none; a limit makes the point depend on the machine's speed)"),
-      integer("ga_population", 20, 2, 1e6, "GA: chromosomes kept"),
-      integer("ga_speedup_steps", 0, 0, 1e9,
-              "GA extension (off: [P3]'s Alg. 4): tries per offspring to run a gene one P-state faster"),
-      integer("ga_node_steps", 50, 0, 1e9,
-              "GA extension (0: [P3]'s Alg. 3-4 as published): nodes re-planned per offspring as their best "
-              "whole-core configuration"),
-      integer("nlp_max_iterations", 3000, 1, 1e9, "NLP: Ipopt's iteration limit (max_iter)"),
-      real("nlp_time_limit_s", "s", 600, 0, "NLP: Ipopt's CPU-time limit (max_cpu_time; a limit it reaches makes the "
+      integer_param("ga_population", 20, 2, 1e6, "GA: chromosomes kept"),
+      integer_param("ga_speedup_steps", 0, 0, 1e9,
+                    "GA extension (off: [P3]'s Alg. 4): tries per offspring to run a gene one P-state faster"),
+      integer_param("ga_node_steps", 50, 0, 1e9,
+                    "GA extension (0: [P3]'s Alg. 3-4 as published): nodes re-planned per offspring as their best "
+                    "whole-core configuration"),
+      integer_param("nlp_max_iterations", 3000, 1, 1e9, "NLP: Ipopt's iteration limit (max_iter)"),
+      real("nlp_time_limit_s", "s", 600, 0,
+           "NLP: Ipopt's CPU-time limit (max_cpu_time; a limit it reaches makes the "
            "point depend on the machine's speed)"),
-      boolean("ratebased_bound", true, "also compute the LP upper bound (reward_rate_bound, bound_gap)"),
-      integer("ratebased_bound_lps", 12, 1, 1e6, "the bound's LPs at most (more: tighter, slower)"),
-      choice("ratebased_bound_colocation", {"configurations", "none"}, "configurations",
-             "the bound's co-location: configurations (whole-core node configurations by column generation: tight "
-             "for RR) or none (the NERR relaxation: faster, looser)"),
-      boolean("ratebased_validate", false,
-              "also simulate Poisson arrivals served by the answer (realized_reward_rate)"),
-      integer("ratebased_validate_tasks", 200000, 1000, 1e10, "ratebased_validate: arrivals simulated"),
+      boolean_param("ratebased_bound", true, "also compute the LP upper bound (reward_rate_bound, bound_gap)"),
+      integer_param("ratebased_bound_lps", 12, 1, 1e6, "the bound's LPs at most (more: tighter, slower)"),
+      choice_param(
+          "ratebased_bound_colocation", {"configurations", "none"}, "configurations",
+          "the bound's co-location: configurations (whole-core node configurations by column generation: tight "
+          "for RR) or none (the NERR relaxation: faster, looser)"),
+      boolean_param("ratebased_validate", false,
+                    "also simulate Poisson arrivals served by the answer (realized_reward_rate)"),
+      integer_param("ratebased_validate_tasks", 200000, 1000, 1e10, "ratebased_validate: arrivals simulated"),
   };
   for (ParamSpec& s : out) {
     if (s.name != "model") s.read_by = {{"model", {"ratebased"}}};

@@ -20,26 +20,6 @@ namespace {
 
 constexpr double kMaxCount = 1e9;
 
-ParamSpec choice(std::string name, std::vector<std::string> choices, std::string fallback, std::string help) {
-  return {.name = std::move(name), .type = ParamType::choice, .default_value = std::move(fallback),
-          .choices = std::move(choices), .help = std::move(help)};
-}
-
-ParamSpec real(std::string name, std::string unit, double fallback, double min, double max, std::string help,
-               bool min_open = false) {
-  return {.name = std::move(name), .type = ParamType::real, .unit = std::move(unit),
-          .default_value = fallback, .min = min, .max = max, .min_open = min_open, .help = std::move(help)};
-}
-
-ParamSpec integer(std::string name, std::int64_t fallback, double min, double max, std::string help) {
-  return {.name = std::move(name), .type = ParamType::integer, .default_value = fallback, .min = min,
-          .max = max, .help = std::move(help)};
-}
-
-ParamSpec boolean(std::string name, bool fallback, std::string help) {
-  return {.name = std::move(name), .type = ParamType::boolean, .default_value = fallback, .help = std::move(help)};
-}
-
 TraceOptions trace_options(const ParamSet& p) {
   return {p.integer("first_job"), p.integer("jobs"), p.real("gamma"), p.real("size_scale"),
           p.boolean("scale_to_platform"), p.boolean("strict")};
@@ -74,59 +54,67 @@ ParamSpec for_workload(ParamSpec spec, const char* kind) {
 
 std::vector<ParamSpec> scenario_params() {
   std::vector<ParamSpec> out{
-      integer("seed", 1, 0, 9.0e15, "base of every random stream (with point index and replicate)"),
-      choice("random_streams", {"common", "per_point"}, "common",
-             "common: a sweep point's random streams (Poisson arrivals, sampled job attributes and patterns, runtime "
-             "terms, the random allocator, the GA) are keyed by (seed, replicate), the same for every point, so "
-             "points differ only by their parameters (common random numbers); per_point: by (seed, point, "
-             "replicate), each point its own draws"),
-      integer("workload_seed", 0, 0, 9.0e15,
-              "0: the jobs and their sampled attributes (Poisson arrivals, mixed patterns) come from the point's "
-              "streams (random_streams); > 0: from (workload_seed, 0, replicate), the same for every point "
-              "that shares it, so the points of a sweep compare policies on the same queues ([P0] Sec. 5.3)"),
-      choice("platform", platform_registry().names(), "trace", "the simulated machine"),
-      choice("workload", {"trace", "poisson"}, "trace", "jobs from an SWF trace, or synthetic Poisson arrivals"),
-      for_workload({.name = "trace", .type = ParamType::text, .default_value = std::string(),
+      integer_param("seed", 1, 0, 9.0e15, "base of every random stream (with point index and replicate)"),
+      choice_param(
+          "random_streams", {"common", "per_point"}, "common",
+          "common: a sweep point's random streams (Poisson arrivals, sampled job attributes and patterns, runtime "
+          "terms, the random allocator, the GA) are keyed by (seed, replicate), the same for every point, so "
+          "points differ only by their parameters (common random numbers); per_point: by (seed, point, "
+          "replicate), each point its own draws"),
+      integer_param("workload_seed", 0, 0, 9.0e15,
+                    "0: the jobs and their sampled attributes (Poisson arrivals, mixed patterns) come from the point's "
+                    "streams (random_streams); > 0: from (workload_seed, 0, replicate), the same for every point "
+                    "that shares it, so the points of a sweep compare policies on the same queues ([P0] Sec. 5.3)"),
+      choice_param("platform", platform_registry().names(), "trace", "the simulated machine"),
+      choice_param("workload", {"trace", "poisson"}, "trace", "jobs from an SWF trace, or synthetic Poisson arrivals"),
+      for_workload({.name = "trace",
+                    .type = ParamType::text,
+                    .default_value = std::string(),
                     .help = "Standard Workload Format file (.swf or .swf.gz)"},
                    "trace"),
-      for_workload(integer("first_job", 0, 0, 9.0e15, "start at the first trace job whose id is at least this (0: first)"),
+      for_workload(
+          integer_param("first_job", 0, 0, 9.0e15, "start at the first trace job whose id is at least this (0: first)"),
+          "trace"),
+      for_workload(integer_param("jobs", 0, 0, 9.0e15, "number of consecutive trace jobs to take (0: all)"), "trace"),
+      real_param("gamma", "", 1.0, 0.0, 1.0e6, "arrival scaling: submit' = gamma x submit (trace and Poisson arrivals)",
+                 true),
+      for_workload(
+          real_param("size_scale", "", 1.0, 0.0, 1.0e6, "job sizes in nodes are multiplied by this (rounded up)", true),
+          "trace"),
+      for_workload(boolean_param("scale_to_platform", false,
+                                 "map the trace machine onto the platform: sizes x platform nodes / trace nodes"),
                    "trace"),
-      for_workload(integer("jobs", 0, 0, 9.0e15, "number of consecutive trace jobs to take (0: all)"), "trace"),
-      real("gamma", "", 1.0, 0.0, 1.0e6, "arrival scaling: submit' = gamma x submit (trace and Poisson arrivals)", true),
-      for_workload(real("size_scale", "", 1.0, 0.0, 1.0e6, "job sizes in nodes are multiplied by this (rounded up)", true),
-                   "trace"),
-      for_workload(boolean("scale_to_platform", false,
-                           "map the trace machine onto the platform: sizes x platform nodes / trace nodes"),
-                   "trace"),
-      for_workload(boolean("strict", false, "a trace job that cannot be simulated is an error instead of a count"),
-                   "trace"),
-      for_workload(real("poisson_rate_per_h", "1/h", 20, 0, 1.0e9, "Poisson arrival rate", true), "poisson"),
-      for_workload(integer("poisson_jobs", 40, 1, kMaxCount, "number of Poisson jobs"), "poisson"),
-      for_workload(integer("poisson_min_nodes", 1, 1, 1.0e7, "smallest Poisson job, nodes"), "poisson"),
-      for_workload(integer("poisson_max_nodes", 16, 1, 1.0e7, "largest Poisson job, nodes"), "poisson"),
-      for_workload(real("poisson_min_runtime_s", "s", 60, 1, 1.0e9, "shortest Poisson runtime"), "poisson"),
-      for_workload(real("poisson_max_runtime_s", "s", 1200, 1, 1.0e9, "longest Poisson runtime"), "poisson"),
-      choice("scheduler", scheduler_registry().names(), "easy", "when queued jobs start"),
-      choice("allocator", allocator_registry().names(), "first_fit", "which nodes a starting job gets"),
-      choice("runtime_model", runtime_model_registry().names(), "trace",
-             "how long a job runs as and where it is placed (sim/runtime_model.hpp)"),
-      real("deadline_factor", "", 1.0, 0.0, 1.0e6, "a job's deadline is submit + deadline_factor x requested time ([P4])",
-           true),
-      choice("comm_cost_metrics", {"auto", "on", "off"}, "auto",
-             "CC_job at every job start on platforms with a network (avg_comm_cost, --jobs-out comm_cost); auto: on "
-             "up to 4,096 nodes (above, it costs a large share of a scheduling-only run), or when the runtime model "
-             "needs it"),
-      real("node_boot_s", "s", 0.0, 0.0, 1.0e6, "time a switched-off node takes to boot", false),
-      real("node_boot_energy_j", "J", 0.0, 0.0, 1.0e12, "energy a node draws while booting (spread over node_boot_s)",
-           false),
-      real("node_off_power_w", "W", 0.0, 0.0, 1.0e6, "power a switched-off node still draws", false),
-      boolean("idle_nodes_off", false,
-              "consolidation ([P4] Sec. VII-A, 'idle servers turned off'): after every event, free nodes beyond "
-              "what the waiting jobs ask for are switched off (the allocator's least wanted first) and off nodes "
-              "are booted for them (its most wanted first); mtdp always consolidates"),
-      integer("max_queue_jobs", 0, 0, kMaxCount,
-              "fail the simulation when more jobs than this wait at once (0: no limit); guards sweeps "
-              "against hopelessly overloaded points"),
+      for_workload(
+          boolean_param("strict", false, "a trace job that cannot be simulated is an error instead of a count"),
+          "trace"),
+      for_workload(real_param("poisson_rate_per_h", "1/h", 20, 0, 1.0e9, "Poisson arrival rate", true), "poisson"),
+      for_workload(integer_param("poisson_jobs", 40, 1, kMaxCount, "number of Poisson jobs"), "poisson"),
+      for_workload(integer_param("poisson_min_nodes", 1, 1, 1.0e7, "smallest Poisson job, nodes"), "poisson"),
+      for_workload(integer_param("poisson_max_nodes", 16, 1, 1.0e7, "largest Poisson job, nodes"), "poisson"),
+      for_workload(real_param("poisson_min_runtime_s", "s", 60, 1, 1.0e9, "shortest Poisson runtime"), "poisson"),
+      for_workload(real_param("poisson_max_runtime_s", "s", 1200, 1, 1.0e9, "longest Poisson runtime"), "poisson"),
+      choice_param("scheduler", scheduler_registry().names(), "easy", "when queued jobs start"),
+      choice_param("allocator", allocator_registry().names(), "first_fit", "which nodes a starting job gets"),
+      choice_param("runtime_model", runtime_model_registry().names(), "trace",
+                   "how long a job runs as and where it is placed (sim/runtime_model.hpp)"),
+      real_param("deadline_factor", "", 1.0, 0.0, 1.0e6,
+                 "a job's deadline is submit + deadline_factor x requested time ([P4])", true),
+      choice_param(
+          "comm_cost_metrics", {"auto", "on", "off"}, "auto",
+          "CC_job at every job start on platforms with a network (avg_comm_cost, --jobs-out comm_cost); auto: on "
+          "up to 4,096 nodes (above, it costs a large share of a scheduling-only run), or when the runtime model "
+          "needs it"),
+      real_param("node_boot_s", "s", 0.0, 0.0, 1.0e6, "time a switched-off node takes to boot", false),
+      real_param("node_boot_energy_j", "J", 0.0, 0.0, 1.0e12,
+                 "energy a node draws while booting (spread over node_boot_s)", false),
+      real_param("node_off_power_w", "W", 0.0, 0.0, 1.0e6, "power a switched-off node still draws", false),
+      boolean_param("idle_nodes_off", false,
+                    "consolidation ([P4] Sec. VII-A, 'idle servers turned off'): after every event, free nodes beyond "
+                    "what the waiting jobs ask for are switched off (the allocator's least wanted first) and off nodes "
+                    "are booted for them (its most wanted first); mtdp always consolidates"),
+      integer_param("max_queue_jobs", 0, 0, kMaxCount,
+                    "fail the simulation when more jobs than this wait at once (0: no limit); guards sweeps "
+                    "against hopelessly overloaded points"),
   };
   // What only a simulation of jobs reads (a model = ratebased point solves an epoch of rates).
   for (ParamSpec& spec : out) {

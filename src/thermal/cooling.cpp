@@ -12,7 +12,6 @@ double coefficient_of_performance(double t) { return 0.0068 * t * t + 0.0008 * t
 
 namespace {
 
-constexpr double kKelvin = 273.15;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 /// The part of [0, dt] in which a quantity linear from a0 to a1 is above 0 (above 1e-9: the
@@ -96,7 +95,7 @@ class ThermostatController final : public CoolingController {
     const double extract = extract_w();
     const double c = extract * extract / s_.r_ac_w_k;  // P_AC = c / T_sup(K)
     if (dt > 0) out.energy_j = crac_linear_supply_energy_j(c, s0, s1, dt);
-    out.peak_power_w = c / (std::min(s0, s1) + kKelvin);
+    out.peak_power_w = c / (std::min(s0, s1) + kKelvinAtZeroCelsius);
     out.max_supply_c = std::max(s0, s1);
     out.min_supply_c = std::min(s0, s1);
     out.mean_supply_c = (s0 + s1) / 2;
@@ -111,7 +110,7 @@ class ThermostatController final : public CoolingController {
   double supply_c() const override { return supply_at(time_s_); }
   double power_w() const override {
     const double e = extract_w();
-    return e * e / (s_.r_ac_w_k * (supply_c() + kKelvin));
+    return e * e / (s_.r_ac_w_k * (supply_c() + kKelvinAtZeroCelsius));
   }
   double power_for(const CoolingInput&) const override { return power_w(); }
   double next_event_s() const override { return std::min(switch_at_, hold_at_); }
@@ -164,7 +163,7 @@ class ThermostatController final : public CoolingController {
   }
 
   void check_supply(double supply_c, double time_s) const {
-    if (supply_c + kKelvin > 0) return;
+    if (supply_c + kKelvinAtZeroCelsius > 0) return;
     throw SimulationError("thermostat: at t = " + format_number(time_s) + " s the supply air would be " +
                           format_number(supply_c) + " C, at or below absolute zero (the CRAC extracts " +
                           format_number(extract_w()) + " W from " + format_number(s_.r_ac_w_k) +
@@ -278,7 +277,7 @@ ThermostatSettings thermostat_settings(const ParamSet& p, const CoolingRoom& roo
 }
 
 double crac_linear_supply_energy_j(double c_w_k, double supply0_c, double supply1_c, double dt_s) {
-  const double k0 = supply0_c + kKelvin, k1 = supply1_c + kKelvin;
+  const double k0 = supply0_c + kKelvinAtZeroCelsius, k1 = supply1_c + kKelvinAtZeroCelsius;
   return std::abs(k1 - k0) < 1e-12 ? c_w_k / k0 * dt_s : c_w_k * dt_s / (k1 - k0) * std::log(k1 / k0);
 }
 

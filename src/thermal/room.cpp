@@ -11,11 +11,6 @@
 namespace dcsweep {
 namespace {
 
-ParamSpec real(std::string name, std::string unit, double fallback, double min, double max, std::string help) {
-  return {.name = std::move(name), .type = ParamType::real, .unit = std::move(unit), .default_value = fallback,
-          .min = min, .max = max, .help = std::move(help)};
-}
-
 /// The zone size of a scenario: thermal_zone_nodes, or the platform's own.
 std::int32_t zone_nodes_of(const Platform& platform, const ParamSet& params) {
   const auto asked = static_cast<std::int32_t>(params.integer("thermal_zone_nodes"));
@@ -88,17 +83,17 @@ std::vector<ParamSpec> room_params() {
                "for conservation of air: off by more than 1% is an error, by more than 1e-6 a warning"},
       {.name = "room_seed", .type = ParamType::integer, .default_value = std::int64_t{1}, .min = 0, .max = 9.0e15,
        .help = "seed of the generated recirculation (the room, not the experiment: the sweep seed leaves it)"},
-      real("recirculation_fraction", "", 0.44, 0, 0.99,
-           "generator: share of a zone's exhaust reaching inlets (unset: the platform's own; meng40-like 0.44)"),
-      real("recirculation_rack_decay", "", 1.5, 1e-3, 1e6, "generator: decay length along a row, in racks"),
-      real("recirculation_height_gain", "", 2.0, 0, 1e3, "generator: extra recirculation into the top slots"),
-      real("recirculation_end_gain", "", 6.0, 0, 1e3, "generator: extra recirculation at the far row end"),
-      real("recirculation_cross_row", "", 0.35, 0, 1, "generator: weight of the row across the hot aisle"),
-      real("recirculation_far_row", "", 0.05, 0, 1, "generator: weight of rows of other aisles"),
-      real("recirculation_noise", "", 0.1, 0, 0.99, "generator: relative random spread of each weight"),
-      real("aisle_containment", "", 0.0, 0, 1, "0 open aisles, 1 isolated cold aisles (less recirculation)"),
-      real("air_density_kg_m3", "kg/m3", 1.19, 0.01, 100, "air density rho"),
-      real("air_heat_capacity_j_kgk", "J/(kg K)", 1005, 1, 1e5, "specific heat of air c_p"),
+      real_param("recirculation_fraction", "", 0.44, 0, 0.99,
+                 "generator: share of a zone's exhaust reaching inlets (unset: the platform's own; meng40-like 0.44)"),
+      real_param("recirculation_rack_decay", "", 1.5, 1e-3, 1e6, "generator: decay length along a row, in racks"),
+      real_param("recirculation_height_gain", "", 2.0, 0, 1e3, "generator: extra recirculation into the top slots"),
+      real_param("recirculation_end_gain", "", 6.0, 0, 1e3, "generator: extra recirculation at the far row end"),
+      real_param("recirculation_cross_row", "", 0.35, 0, 1, "generator: weight of the row across the hot aisle"),
+      real_param("recirculation_far_row", "", 0.05, 0, 1, "generator: weight of rows of other aisles"),
+      real_param("recirculation_noise", "", 0.1, 0, 0.99, "generator: relative random spread of each weight"),
+      real_param("aisle_containment", "", 0.0, 0, 1, "0 open aisles, 1 isolated cold aisles (less recirculation)"),
+      real_param("air_density_kg_m3", "kg/m3", 1.19, 0.01, 100, "air density rho"),
+      real_param("air_heat_capacity_j_kgk", "J/(kg K)", 1005, 1, 1e5, "specific heat of air c_p"),
   };
 }
 

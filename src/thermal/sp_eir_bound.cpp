@@ -6,11 +6,10 @@
 namespace dcsweep {
 namespace {
 
-constexpr double kKelvin = 273.15;
 
 /// A supply the CRAC reaches must be above 0 K, or P_ex^2 / (r_ac T_sup) has no meaning.
 void check_supply(double supply_c, const ThermostatSettings& s) {
-  if (supply_c + kKelvin > 0) return;
+  if (supply_c + kKelvinAtZeroCelsius > 0) return;
   throw InputError("thermostat: the supply air would reach " + format_number(supply_c) +
                    " C, at or below absolute zero (" + format_number(s.r_ac_w_k) +
                    " W/K of CRAC air); raise crac_airflow_m3s or lower crac_high_extract_w");
@@ -32,7 +31,7 @@ ThermostatCycle thermostat_cycle(const ThermostatSettings& s, double compute_w, 
     out.holding = true;
     const double supply = low_c - compute_w / s.r_ac_w_k;
     check_supply(supply, s);
-    out.average_power_w = compute_w * compute_w / (s.r_ac_w_k * (supply + kKelvin));
+    out.average_power_w = compute_w * compute_w / (s.r_ac_w_k * (supply + kKelvinAtZeroCelsius));
     out.peak_power_w = out.average_power_w;
     return out;
   }
@@ -51,7 +50,7 @@ ThermostatCycle thermostat_cycle(const ThermostatSettings& s, double compute_w, 
       crac_linear_supply_energy_j(s.extract_high_w * drop_high, top - drop_high, bottom - drop_high, out.high_s);
   out.average_power_w = (out.low_energy_j + out.high_energy_j) / (out.low_s + out.high_s);
   // P_ex^2 / r_ac / T_sup is largest at the high mode's coldest supply (P_high > P_low).
-  out.peak_power_w = s.extract_high_w * drop_high / (bottom - drop_high + kKelvin);
+  out.peak_power_w = s.extract_high_w * drop_high / (bottom - drop_high + kKelvinAtZeroCelsius);
   return out;
 }
 

@@ -51,6 +51,14 @@ struct ParamSpec {
   bool operator==(const ParamSpec&) const = default;
 };
 
+// Declarations of the common shapes; a plug-in's own helpers (watts, celsius, ...) build on these.
+ParamSpec real_param(std::string name, std::string unit, double fallback, double min, double max, std::string help,
+                     bool min_open = false);
+ParamSpec integer_param(std::string name, std::int64_t fallback, double min, double max, std::string help);
+ParamSpec choice_param(std::string name, std::vector<std::string> choices, std::string fallback, std::string help);
+ParamSpec text_param(std::string name, std::string fallback, std::string help);
+ParamSpec boolean_param(std::string name, bool fallback, std::string help);
+
 /// An ordered set of parameter declarations with unique names.
 class ParamCatalog {
  public:

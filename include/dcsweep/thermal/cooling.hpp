@@ -103,6 +103,9 @@ struct CoolingRoom {
   CoolingInput full_load{std::numeric_limits<double>::quiet_NaN(), 0};
 };
 
+/// 0 C in kelvin: [P4]'s P_AC = P_ex^2 / (r_ac T_sup) takes the supply in kelvin.
+inline constexpr double kKelvinAtZeroCelsius = 273.15;
+
 /// [P4]'s two-mode CRAC as the parameters and the room make it (cooling = thermostat).
 struct ThermostatSettings {
   enum class Mode { fixed, worst_case, peak, highest };
