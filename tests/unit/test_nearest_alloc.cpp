@@ -211,17 +211,14 @@ TEST(Nearest, FastEqualsStraightforwardOnMostlyFreeMachines) {
   }
 }
 
-TEST(Nearest, BallScoresEqualStraightforwardOnHalfBusyToriOfOddAndEvenSides) {
-  // Jobs of 64 nodes and more on a torus are scored from plane tables (ball_score): on tori of odd
-  // and even sides (one side 1 or 2), half busy at random, in busy slabs, or busy but for a block
-  // and a few scattered nodes (their balls reach beyond the tables: scored as before), jobs from
-  // 64 nodes to most of the free ones; mm and genalg must take what the straightforward
-  // definition takes.
-  RngStream rng({77, 0, 0}, StreamPurpose::allocator);
-  const std::vector<std::array<std::int32_t, 3>> sides{{6, 6, 6}, {7, 5, 9}, {8, 2, 11}, {1, 12, 10}, {9, 8, 7}, {8, 8, 8}};
-  int cases = 0;
+/// MM and Genalg score centres from plane tables (ball_score). Against the straightforward
+/// definition on grids of these sides: half busy at random, in busy slabs, or busy but for a block
+/// and a few scattered nodes (their balls reach beyond the tables: scored as before); jobs from 3
+/// nodes to most of the free ones. Adds the cases checked to `cases`.
+void balls_against_reference(NetworkKind kind, const std::vector<std::array<std::int32_t, 3>>& sides, RngStream& rng,
+                             int& cases) {
   for (const auto& dims : sides) {
-    const Platform p = network(NetworkKind::torus, dims);
+    const Platform p = network(kind, dims);
     for (int pattern = 0; pattern < 4; ++pattern) {
       std::vector<NodeId> busy;
       const double share = 0.3 + 0.2 * pattern;
@@ -232,7 +229,7 @@ TEST(Nearest, BallScoresEqualStraightforwardOnHalfBusyToriOfOddAndEvenSides) {
       const std::array<std::int32_t, 3> block{std::min(dims[0], 5), std::min(dims[1], 5), std::min(dims[2], 5)};
       const Machine m = pattern == 3 ? free_only(p, {Box{{0, 0, 0}, block}}, 6, 5) : with_busy(p.node_count, busy);
       if (m.free_count() < 70) continue;
-      for (const std::int32_t k : {64, std::int32_t(rng.integer(65, m.free_count() - 1))}) {
+      for (const std::int32_t k : {3, 17, 64, std::int32_t(rng.integer(65, m.free_count() - 1))}) {
         for (const NearestKind nearest : {NearestKind::mm, NearestKind::genalg}) {
           ASSERT_EQ(std::ssize(both(nearest, p, m, k)), k);
           ++cases;
@@ -240,26 +237,38 @@ TEST(Nearest, BallScoresEqualStraightforwardOnHalfBusyToriOfOddAndEvenSides) {
       }
     }
   }
-  EXPECT_GE(cases, 60);
-  // One search over a run of decisions (its tables and its last radius carried from one to the
-  // next), jobs starting and ending, against the straightforward definition each time.
+}
+
+/// One search over a run of decisions (its tables and its last radius carried from one to the
+/// next), jobs of 64 to `most` nodes starting and ending, against the straightforward definition
+/// each time.
+void decisions_in_a_row_against_reference(const Platform& p, std::int32_t most, RngStream& rng) {
   for (const NearestKind nearest : {NearestKind::mm, NearestKind::genalg}) {
-    const Platform p = network(NetworkKind::torus, {9, 8, 7});
     NearestSearch search(p);
     Machine m(p.node_count);
     std::vector<Nodes> running;
     for (int decision = 0; decision < 14; ++decision) {
-      while (running.size() > 3 || m.free_count() < 180) {  // 504 nodes
+      while (running.size() > 3 || m.free_count() < most) {
         m.release(running.front());
         running.erase(running.begin());
       }
-      const auto k = static_cast<std::int32_t>(rng.integer(64, 180));
+      const auto k = static_cast<std::int32_t>(rng.integer(64, most));
       Nodes got = search.allocate(nearest, m, k);
       ASSERT_EQ(got, nearest_allocate_reference(nearest, p, m, k)) << nearest_name(nearest) << " decision " << decision;
       m.occupy(got);
       running.push_back(std::move(got));
     }
   }
+}
+
+TEST(Nearest, BallScoresEqualStraightforwardOnHalfBusyToriOfOddAndEvenSides) {
+  // Tori of odd and even sides, one side 1 or 2.
+  RngStream rng({77, 0, 0}, StreamPurpose::allocator);
+  int cases = 0;
+  balls_against_reference(NetworkKind::torus, {{6, 6, 6}, {7, 5, 9}, {8, 2, 11}, {1, 12, 10}, {9, 8, 7}, {8, 8, 8}}, rng,
+                          cases);
+  EXPECT_GE(cases, 120);
+  decisions_in_a_row_against_reference(network(NetworkKind::torus, {9, 8, 7}), 180, rng);  // of 504 nodes
   // A 12^3 torus busy in a 9^3 cube: the tables reach balls of about 3 k / (free share) nodes,
   // so mm's centres deep in the cube (their 64 nearest free nodes 7 away) are scored as before.
   {
@@ -271,6 +280,17 @@ TEST(Nearest, BallScoresEqualStraightforwardOnHalfBusyToriOfOddAndEvenSides) {
     const Machine m = with_busy(p.node_count, busy);
     for (const std::int32_t k : {64, 100}) both(NearestKind::mm, p, m, k);
   }
+}
+
+TEST(Nearest, BallScoresEqualStraightforwardOnHalfBusyMeshes) {
+  // On a mesh the balls are cut at the edges: meshes of odd and even sides, one side 1, 2 or 4
+  // (oxley4320's 4 x 30 x 36: most balls cross its x edges); decisions in a row on a mesh shaped
+  // like oxley4320's, a ninth of its size.
+  RngStream rng({78, 0, 0}, StreamPurpose::allocator);
+  int cases = 0;
+  balls_against_reference(NetworkKind::mesh, {{6, 6, 6}, {7, 5, 9}, {8, 2, 11}, {1, 12, 10}, {4, 10, 12}}, rng, cases);
+  EXPECT_GE(cases, 100);
+  decisions_in_a_row_against_reference(network(NetworkKind::mesh, {4, 10, 12}), 150, rng);  // of 480 nodes
 }
 
 std::unique_ptr<Allocator> make(const std::string& name, const Platform& p) {
