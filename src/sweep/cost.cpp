@@ -55,7 +55,7 @@ struct WorkloadShape {
   double joint_large_sum = 0;     ///< of k over the others
   double node_pow_sum = 0;  ///< of k^0.8 (mpit on rooms of many zones)
   double node_pow07_sum = 0;  ///< of k^0.7 (bqp)
-  double node_pow04_sum = 0;  ///< of k^0.4 (mm and genalg on a torus)
+  double node_pow04_sum = 0;  ///< of k^0.4 (mm and genalg)
   bool torus = false;
   double room_zones = 0;   ///< zones of the room's thermal model (0: no room)
   /// task_mapping rcb: per distinct job size, (its jobs, the search work of one mapping: rcb_work)
@@ -137,12 +137,11 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
   const std::string& a = p.text("allocator");
   const double n = shape.nodes, jobs = shape.jobs, z2 = shape.room_zones * shape.room_zones;
   if (a == "mc1x1") return model.mc1x1_per_node_s * n * jobs;  // a prefix table and every free centre
-  // mm and genalg: on a torus most centres are scored from the ideal shape or plane tables and
-  // dropped by a bound (nearly flat in k), on a mesh whose balls cross its edges every centre
-  // walks ~k / free share
+  // mm and genalg: most centres are scored from the ideal shape or plane tables and dropped by a
+  // bound (nearly flat in k)
   if (a == "mm" || a == "genalg") {
     const NearestCost& c = a == "mm" ? model.mm : model.genalg;
-    if (!shape.torus) return c.mesh_per_node_k_s * n * shape.node_sum;
+    if (!shape.torus) return c.mesh_per_node_k04_s * n * shape.node_pow04_sum;
     return c.torus_per_node_s * n * jobs + c.torus_per_node_k04_s * n * shape.node_pow04_sum;
   }
   if (a == "bqp") {  // on a large room the seeds, swaps and rows scanned grow with k, slowly with N

@@ -14,11 +14,10 @@
 
 namespace dcsweep {
 
-/// mm's or genalg's decisions (sweep/cost.cpp): on a torus most centres are scored from the
-/// ideal shape or from plane tables and dropped by a bound, on a mesh whose balls cross its edges
-/// every centre is walked.
+/// mm's or genalg's decisions (sweep/cost.cpp): most centres are scored from the ideal shape or
+/// from plane tables and dropped by a bound.
 struct NearestCost {
-  double mesh_per_node_k_s;     ///< on a mesh: x N x k
+  double mesh_per_node_k04_s;   ///< on a mesh: x N x k^0.4
   double torus_per_node_s;      ///< on a torus: x N
   double torus_per_node_k04_s;  ///< and x N x k^0.4
 };
@@ -53,8 +52,10 @@ struct CostModel {
   // Allocators, per decision (one per job): fitted to bench_decisions on CEA-Curie from job
   // 10,500 on meng40, oxley1080, oxley4320 and intrepid (docs/performance.md), within 3 x of each.
   double mc1x1_per_node_s = 1.4e-8;       ///< x N
-  NearestCost mm{3.4e-8, 5.3e-8, 6.0e-8};  // torus: intrepid, 2,000 jobs (29 s)
-  NearestCost genalg{2.6e-8, 0.0, 3.8e-8};  // torus: intrepid, 2,000 jobs (16 s)
+  // mesh: meng40, oxley1080, oxley4320 (1.9 s); torus: intrepid, 2,000 jobs (29 s)
+  NearestCost mm{9e-8, 5.3e-8, 6.0e-8};
+  // mesh: meng40, oxley1080, oxley4320 (1.2 s); torus: intrepid, 2,000 jobs (16 s)
+  NearestCost genalg{5.5e-8, 0.0, 3.8e-8};
   double bqp_per_k07_n02_s = 4.3e-5;      ///< x k^0.7 x N^0.2: the heuristic on a large room (fitted: oxley1080, oxley4320, intrepid)
   double bqp_small_per_node_s = 5e-8;     ///< x N, a machine of at most 2 x bqp_exact_max_nodes
   /// and its branch and bound, x k^2 (meng-alpha-beta-redline: 40 Poisson jobs of 1-16 nodes on
