@@ -356,6 +356,11 @@ std::vector<std::int32_t> bqp_solve_heuristic(const BqpProblem& problem) {
     for (std::int32_t a = 0; a < problem.size(); ++a) all[std::size_t(a)] = a;
     return all;
   }
+  if (problem.pick == 1) {
+    // One node has no pairs: every seed's greedy is the seed itself and the polish keeps the
+    // least linear cost, ties to the lowest index (the seeds always include it), so that node.
+    return {std::int32_t(first_least(problem.linear.data(), problem.linear.size()))};
+  }
   Heuristic h(problem);
   std::vector<Choice> found;
   for (const std::int32_t seed : seeds(problem)) found.push_back(h.greedy(seed));

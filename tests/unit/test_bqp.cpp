@@ -234,6 +234,21 @@ TEST(BqpHeuristic, EqualsTheStraightforwardVersionOnMeshesAndToriLargeAndSmall) 
   }
 }
 
+TEST(BqpHeuristic, OneNodeJobsTakeWhatTheStraightforwardVersionTakes) {
+  // A job of one node (half the decisions of a CEA-Curie run on oxley4320) is answered without
+  // seeds: the least cooling cost, ties to the lowest index. From a few candidates to 3,000 (where
+  // only some candidates seed), costs in a few values (many ties) or all distinct, no cooling term.
+  RngStream rng({29, 1, 0}, StreamPurpose::allocator);
+  for (int i = 0; i < 24; ++i) {
+    const auto size = static_cast<std::int32_t>(std::array{5, 300, 2500, 3000}[std::size_t(i % 4)]);
+    BqpProblem p = random_problem(rng, {10, 16, 32}, size, 1, 0.5, i % 6 < 4 ? 1.0 : 0.0, i % 2 == 1);
+    if (i % 3 == 0) {
+      for (double& c : p.linear) c = std::round(c);  // ties
+    }
+    EXPECT_EQ(bqp_solve_heuristic(p), straightforward_heuristic(p)) << "problem " << i;
+  }
+}
+
 TEST(BqpHeuristic, EqualsTheStraightforwardVersionForLargeJobsOnRowsOfCandidates) {
   // As the allocator builds them: candidates in node id order, so that the free nodes of a line
   // along the last axis form a row (whose bounds the greedy and the swaps use to skip it), jobs of
