@@ -40,6 +40,13 @@ class MtdpAllocator final : public Allocator {
     Eigen::VectorXd rise = room.inlet_rise_k();
     double compute = room.zone_power_w().sum();
     group_free_nodes(request);
+    if (free_nodes_ == request.nodes) {
+      // Every free node, whatever the order the greedy would take them in (often so: mtdp
+      // consolidates, so the nodes on and idle are those booted for the job that starts).
+      for (const Class& c : classes_) out.insert(out.end(), c.nodes.begin(), c.nodes.end());
+      std::sort(out.begin(), out.end());
+      return true;
+    }
     const Eigen::VectorXd* share = room.supply_share();
     const double redline = room.redline_c();
     if (std::ssize(steepest_) != d.size()) steepest_ = steepest_rise(d, share);
@@ -116,6 +123,7 @@ class MtdpAllocator final : public Allocator {
 
   void group_free_nodes(const AllocationRequest& request) {
     classes_.clear();
+    free_nodes_ = 0;
     std::map<std::pair<std::int32_t, double>, std::size_t> index;
     for (NodeId n = 0; n < node_count_; ++n) {
       if (!request.machine.is_free(n)) continue;
@@ -124,6 +132,7 @@ class MtdpAllocator final : public Allocator {
       const auto [it, added] = index.try_emplace({z, delta}, classes_.size());
       if (added) classes_.push_back({z, delta, {}});
       classes_[it->second].nodes.push_back(n);
+      ++free_nodes_;
     }
   }
 
@@ -164,6 +173,7 @@ class MtdpAllocator final : public Allocator {
   const HeatDistribution* rows_d_ = nullptr;
 
   std::vector<Class> classes_;
+  std::int32_t free_nodes_ = 0;  ///< in classes_
   std::vector<double> steepest_;
   std::vector<NodeId> order_;
 };
