@@ -167,7 +167,7 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
            model.joint_inner_per_k_zone2_s * shape.joint_large_sum * z2;
   }
   if (a == "mtdp") {
-    return model.mtdp_per_node_s * n * jobs + model.mtdp_per_k_z13_s * shape.node_sum * std::pow(shape.room_zones, 1.3);
+    return model.mtdp_per_node_s * n * jobs + model.mtdp_per_k_z035_s * shape.node_sum * std::pow(shape.room_zones, 0.35);
   }
   if (a == "lrh" || a == "hts") return model.rank_per_zone2_s * z2 + model.rank_per_node_s * n;  // once per point
   return 0;  // first_fit, random; lrh and hts per decision too: per node handed out (workload_cost)
@@ -211,7 +211,9 @@ double policy_cost(const ParamSet& p, const WorkloadShape& shape, const CostMode
   if (p.text("cooling") == "thermostat" && p.text("node_power") != "none") {
     cost += model.per_job_thermostat_s * shape.jobs;
     if (shape.dense_zones > 0) {
-      const double counts = p.boolean("idle_nodes_off") ? (shape.nodes + 1) * (shape.nodes + 2) / 2 : shape.nodes + 1;
+      // mtdp switches idle nodes off whatever idle_nodes_off says (its manage_power)
+      const bool off = p.boolean("idle_nodes_off") || p.text("allocator") == "mtdp";
+      const double counts = off ? (shape.nodes + 1) * (shape.nodes + 2) / 2 : shape.nodes + 1;
       const double lps = std::min(counts, 2 * shape.jobs + 1);  // a count per start and end at most
       cost += model.per_sp_eir_lp_zone2_s * lps * shape.dense_zones * shape.dense_zones;
     }

@@ -82,7 +82,10 @@ struct CostModel {
   // lrh and hts rank the nodes once per point from D (alloc-scale grid: oxley4320 50 ms, intrepid 13 ms)
   double rank_per_zone2_s = 2.7e-9;       ///< x zones^2: D's column sums (lrh), D times the busy powers (hts)
   double rank_per_node_s = 3e-7;          ///< x N: the scores and their sort
-  double mtdp_per_k_z13_s = 1.9e-9;  ///< x k x zones^1.3: a node scores the zone classes, most bounded (fitted)
+  /// x k x zones^0.35: a node scores the zone classes, most bounded; a job that takes every free
+  /// node (on a large room most large ones: mtdp consolidates) costs only the grouping (fitted:
+  /// banerjee-p4's room of 50 zones and oxley4320's of 4,320)
+  double mtdp_per_k_z035_s = 7.7e-8;
   double per_sp_eir_lp_zone2_s = 2.6e-7;  ///< sp_eir: one LP per distinct (busy, on) count (asu50: 0.65 ms)
   // model = ratebased points (sim/ratebased.hpp): gene = one (core, task type) pair
   double rate_greedy_per_gene_s = 2e-8;     ///< greedy (Alg. 2)
