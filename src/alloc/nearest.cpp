@@ -29,6 +29,10 @@ using namespace nearest_detail;
 
 namespace {
 
+/// On a torus, MM and Genalg score a centre from plane tables (ball_score) for jobs of this many
+/// nodes or more; smaller ones are scored from the ideal shape as fast or faster.
+constexpr std::int32_t kBallMinNodes = 64;
+
 /// Sorts distinct node ids below `limit` ascending: LSD radix by bytes (joint sorts a shell per
 /// centre, hundreds of nodes each); std::sort for short lists.
 void sort_ids(std::vector<NodeId>& ids, std::int32_t limit) {
@@ -814,10 +818,11 @@ std::vector<NodeId> NearestSearch::Impl::by_pairwise_hops(NearestKind kind, cons
   bool ideal_seen = false;
   if (shapes) build_prefix(machine), build_busy_rows();
   // Centres are scored from balls (ball_score) where the tables reach, on grids whose planes'
-  // counts fit 16 bits. Jobs of every size: the tables for a small job's radius are cheap (on
-  // oxley4320 and intrepid, jobs of 2-63 nodes took as long or 10-40% longer scored as before).
-  const bool balls = shapes && std::int64_t{grid_.node_count()} /
-                                       std::min({grid_.dims()[0], grid_.dims()[1], grid_.dims()[2]}) < (1 << 16);
+  // counts fit 16 bits: on a mesh for jobs of every size (oxley4320's balls cross its edges, so
+  // the shape does not apply: jobs of 2-63 nodes took 10-40% longer scored as before), on a torus
+  // from kBallMinNodes (there genalg's jobs of 8-63 nodes took 15-40% longer from balls).
+  const bool balls = shapes && (k >= kBallMinNodes || !grid_.torus()) &&
+                     std::int64_t{grid_.node_count()} / std::min({grid_.dims()[0], grid_.dims()[1], grid_.dims()[2]}) < (1 << 16);
   if (balls) build_ball_tables(ball_radius(k, machine.free_count()));
   for (const Offset& centre : centres(kind, machine)) {
     if (shapes && box_all_free(centre, ideal->r)) {

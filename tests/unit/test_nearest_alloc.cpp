@@ -211,10 +211,11 @@ TEST(Nearest, FastEqualsStraightforwardOnMostlyFreeMachines) {
   }
 }
 
-/// MM and Genalg score centres from plane tables (ball_score). Against the straightforward
-/// definition on grids of these sides: half busy at random, in busy slabs, or busy but for a block
-/// and a few scattered nodes (their balls reach beyond the tables: scored as before); jobs from 3
-/// nodes to most of the free ones. Adds the cases checked to `cases`.
+/// MM and Genalg score centres from plane tables (ball_score; on a torus for jobs of 64 nodes or
+/// more). Against the straightforward definition on grids of these sides: half busy at random, in
+/// busy slabs, or busy but for a block and a few scattered nodes (their balls reach beyond the
+/// tables: scored as before); jobs from 3 nodes to most of the free ones. Adds the cases checked
+/// to `cases`.
 void balls_against_reference(NetworkKind kind, const std::vector<std::array<std::int32_t, 3>>& sides, RngStream& rng,
                              int& cases) {
   for (const auto& dims : sides) {
