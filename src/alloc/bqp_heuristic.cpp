@@ -359,6 +359,7 @@ std::vector<std::int32_t> bqp_solve_heuristic(const BqpProblem& problem) {
   if (problem.pick == 1) {
     // One node has no pairs: every seed's greedy is the seed itself and the polish keeps the
     // least linear cost, ties to the lowest index (the seeds always include it), so that node.
+    // (Exactly: with pair weights of 1e4 and more the polish could move off it by rounding.)
     return {std::int32_t(first_least(problem.linear.data(), problem.linear.size()))};
   }
   Heuristic h(problem);

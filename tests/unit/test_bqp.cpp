@@ -237,7 +237,8 @@ TEST(BqpHeuristic, EqualsTheStraightforwardVersionOnMeshesAndToriLargeAndSmall) 
 TEST(BqpHeuristic, OneNodeJobsTakeWhatTheStraightforwardVersionTakes) {
   // A job of one node (half the decisions of a CEA-Curie run on oxley4320) is answered without
   // seeds: the least cooling cost, ties to the lowest index. From a few candidates to 3,000 (where
-  // only some candidates seed), costs in a few values (many ties) or all distinct, no cooling term.
+  // only some candidates seed), costs in a few values (many ties) or all distinct, no cooling term;
+  // the same as the full heuristic at a moderate pair weight.
   RngStream rng({29, 1, 0}, StreamPurpose::allocator);
   for (int i = 0; i < 24; ++i) {
     const auto size = static_cast<std::int32_t>(std::array{5, 300, 2500, 3000}[std::size_t(i % 4)]);
@@ -246,6 +247,22 @@ TEST(BqpHeuristic, OneNodeJobsTakeWhatTheStraightforwardVersionTakes) {
       for (double& c : p.linear) c = std::round(c);  // ties
     }
     EXPECT_EQ(bqp_solve_heuristic(p), straightforward_heuristic(p)) << "problem " << i;
+  }
+  // Whatever the pair weight: the least cost, ties to the lowest index (brute force). With pair
+  // weights of 1e4 and more the full heuristic's polish could move off it by rounding (a swap's
+  // change, (c_b + w d) - w d - c_a, off by more than its tolerance): a cost equal or a little
+  // higher; the direct answer is the exact one.
+  for (int i = 0; i < 24; ++i) {
+    const double w = std::array{1e4, 1e5, 1e7}[std::size_t(i % 3)];
+    BqpProblem p = random_problem(rng, {10, 16, 32}, std::int32_t(rng.integer(2, 300)), 1, w, 1.0, i % 2 == 1);
+    if (i % 2 == 0) {
+      for (double& c : p.linear) c = std::round(10 * c) / 10;  // ties
+    }
+    std::int32_t least = 0;
+    for (std::int32_t a = 1; a < p.size(); ++a) {
+      if (p.linear[std::size_t(a)] < p.linear[std::size_t(least)]) least = a;
+    }
+    EXPECT_EQ(bqp_solve_heuristic(p), Choice{least}) << "problem " << i << ", pair weight " << w;
   }
 }
 
