@@ -39,8 +39,7 @@ class MtdpAllocator final : public Allocator {
     const TotalPower total{room, room.supply_share()};
     Eigen::VectorXd rise = room.inlet_rise_k();
     double compute = room.zone_power_w().sum();
-    group_free_nodes(request);
-    if (free_nodes_ == request.nodes) {
+    if (group_free_nodes(request) == request.nodes) {
       // Every free node, whatever the order the greedy would take them in (often so: mtdp
       // consolidates, so the nodes on and idle are those booted for the job that starts).
       for (const Class& c : classes_) out.insert(out.end(), c.nodes.begin(), c.nodes.end());
@@ -121,9 +120,10 @@ class MtdpAllocator final : public Allocator {
     std::size_t next = 0;
   };
 
-  void group_free_nodes(const AllocationRequest& request) {
+  /// classes_ from the free nodes; returns their count.
+  std::int32_t group_free_nodes(const AllocationRequest& request) {
     classes_.clear();
-    free_nodes_ = 0;
+    std::int32_t free = 0;
     std::map<std::pair<std::int32_t, double>, std::size_t> index;
     for (NodeId n = 0; n < node_count_; ++n) {
       if (!request.machine.is_free(n)) continue;
@@ -132,8 +132,9 @@ class MtdpAllocator final : public Allocator {
       const auto [it, added] = index.try_emplace({z, delta}, classes_.size());
       if (added) classes_.push_back({z, delta, {}});
       classes_[it->second].nodes.push_back(n);
-      ++free_nodes_;
+      ++free;
     }
+    return free;
   }
 
   /// Per zone: the most a watt there lowers any inlet's allowed supply (max_i D(i, z) / s_i).
@@ -173,7 +174,6 @@ class MtdpAllocator final : public Allocator {
   const HeatDistribution* rows_d_ = nullptr;
 
   std::vector<Class> classes_;
-  std::int32_t free_nodes_ = 0;  ///< in classes_
   std::vector<double> steepest_;
   std::vector<NodeId> order_;
 };

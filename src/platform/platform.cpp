@@ -132,8 +132,7 @@ PlatformRegistry::Entry trace_machine_entry() {
 }
 
 ParamSpec room_int(std::string name, std::int64_t fallback, double max, std::string help) {
-  return {.name = std::move(name), .type = ParamType::integer, .default_value = fallback, .min = 1, .max = max,
-          .help = std::move(help)};
+  return integer_param(std::move(name), fallback, 1, max, std::move(help));
 }
 
 /// "a" or "a:3,b:1": node types in proportion, assigned rack by rack in a repeating pattern.

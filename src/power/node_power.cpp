@@ -9,8 +9,7 @@ namespace dcsweep {
 namespace {
 
 ParamSpec watts(std::string name, double fallback, std::string help, double max = 1.0e7) {
-  return {.name = std::move(name), .type = ParamType::real, .unit = "W", .default_value = fallback, .min = 0,
-          .max = max, .help = std::move(help)};
+  return real_param(std::move(name), "W", fallback, 0, max, std::move(help));
 }
 
 ParamSpec with_reader(ParamSpec spec, ParamReader reader) {

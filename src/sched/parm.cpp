@@ -542,8 +542,7 @@ constexpr std::int64_t kParmSearchNodes = 2'000'000;
 constexpr std::int64_t kParmDpCells = 2'000'000'000;
 
 ParamSpec watts(std::string name, double fallback, std::string help) {
-  return {.name = std::move(name), .type = ParamType::real, .unit = "W", .default_value = fallback, .min = 0,
-          .max = 1.0e12, .min_open = true, .help = std::move(help)};
+  return real_param(std::move(name), "W", fallback, 0, 1.0e12, std::move(help), true);
 }
 
 std::vector<ParamSpec> parm_params() {

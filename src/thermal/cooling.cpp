@@ -210,13 +210,11 @@ class ThermostatController final : public CoolingController {
 };
 
 ParamSpec celsius(std::string name, double fallback, std::string help, double min = -100, double max = 200) {
-  return {.name = std::move(name), .type = ParamType::real, .unit = "C", .default_value = fallback, .min = min,
-          .max = max, .help = std::move(help)};
+  return real_param(std::move(name), "C", fallback, min, max, std::move(help));
 }
 
 ParamSpec positive(std::string name, std::string unit, double fallback, std::string help) {
-  return {.name = std::move(name), .type = ParamType::real, .unit = std::move(unit), .default_value = fallback,
-          .min = 0, .max = 1e12, .min_open = true, .help = std::move(help)};
+  return real_param(std::move(name), std::move(unit), fallback, 0, 1e12, std::move(help), true);
 }
 
 /// A quantity whose default 0 means "derived from the room".
