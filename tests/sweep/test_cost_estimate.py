@@ -5,7 +5,7 @@ PARM grid on a busy 128-node room (the shipped parm-busy128.toml's setting, fewe
 summed (a ratio, not a timed test: the estimate was calibrated on this kind of machine, and the
 margin leaves room for a slower or busier one). Then every allocator with a cost of its own on
 oxley1080 (CEA-Curie's jobs from 10,500 scaled, as in docs/performance.md's table): each point's estimate
-within 5 x of its time where it takes more than 0.025 s, the grid's within 3 x. Then [P0]'s setting
+within 5 x of its time where the estimate is over 0.05 s (five of seven), the grid's within 3 x. Then [P0]'s setting
 (rcb task mapping, meng_relative, exact bqp on meng40), once estimated at nothing: within 3 x. And
 [P3]'s rate-based points on oxley1080 at budgets from just over the idle room to ample: within 3 x. Also:
 every PARM point reports its decisions, the unproven ones among them, and a gap in [0, 1)."""
@@ -76,8 +76,12 @@ class CostEstimate(unittest.TestCase):
         self.assertTrue((status == 1).all())  # ok
         ratio = estimate.sum() / wall.sum()
         self.assertTrue(1 / 3 < ratio < 3, f"estimate {estimate.sum():.2f} s against {wall.sum():.2f} s measured")
-        slow = wall > 0.025  # every allocator but mtdp (0.007 s): mc1x1, bqp ~0.2 s, the others 0.03-0.04 s
-        self.assertGreaterEqual(slow.sum(), 5)
+        # The points checked one by one are chosen by their estimate, which is the same on every
+        # machine, not by their time: mm, genalg, bqp, mpit and joint (estimated 0.07-0.31 s, measured
+        # 0.06-0.39 s here); mc1x1 and mtdp (~0.01-0.02 s) are left to the grid's sum, as timer and
+        # process noise are of their size. Chosen by time, a faster machine once left 4 of 5.
+        slow = estimate > 0.05
+        self.assertEqual(slow.sum(), 5, f"estimates {np.round(estimate, 3)}")
         for e, w in zip(estimate[slow], wall[slow]):
             self.assertTrue(1 / 5 < e / w < 5, f"a point estimated {e:.3f} s took {w:.3f} s")
 
@@ -155,7 +159,7 @@ seed = 29
 platform = "oxley1080"
 trace = "inputs/traces/CEA-Curie-2011-2.1-cln.swf.gz"
 first_job = 10500
-jobs = 300
+jobs = 1000
 scale_to_platform = true
 
 [axes]
