@@ -30,8 +30,13 @@ using namespace nearest_detail;
 namespace {
 
 /// On a torus, MM and Genalg score a centre from plane tables (ball_score) for jobs of this many
-/// nodes or more; smaller ones are scored from the ideal shape as fast or faster.
-constexpr std::int32_t kBallMinNodes = 64;
+/// nodes or more; smaller ones are scored from the ideal shape as fast or faster (on intrepid,
+/// CEA-Curie's jobs of 2-3 nodes took 8-11% longer from balls, of 4-7 about as long, of 8-63
+/// 8-34% less long).
+constexpr std::int32_t kBallMinNodes = 8;
+
+/// ball_score's answer for a centre that collects the ideal shape (scores are at least 0).
+constexpr std::int64_t kIdealShape = -2;
 
 /// Sorts distinct node ids below `limit` ascending: LSD radix by bytes (joint sorts a shell per
 /// centre, hundreds of nodes each); std::sort for short lists.
@@ -107,6 +112,11 @@ struct NearestSearch::Impl {
     /// hops to the whole shape are its three attach values
     std::array<std::vector<std::int64_t>, 3> attach;
     std::int64_t score = 0;
+    /// Its nodes at L1 length r per x offset o (index o + r): how many it takes (a prefix of
+    /// each plane's ring in l1_order_), of how many offsets the ring has.
+    std::vector<std::int32_t> shell_take, shell_ring;
+    /// l1_order_'s range of the one plane whose ring it takes in part (empty: none).
+    std::size_t partial_begin = 0, partial_end = 0;
   };
   const IdealShape& ideal_shape(std::int32_t k);
   bool box_all_free(const Offset& centre, std::int32_t r) const;
@@ -116,7 +126,10 @@ struct NearestSearch::Impl {
   // MM, Genalg: balls from per-plane tables
   void build_ball_tables(std::int32_t rho);
   std::int32_t ball_radius(std::int32_t k, std::int32_t free) const;
-  std::int64_t ball_score(const Machine& machine, const Offset& centre, std::int32_t k, std::int64_t bound);
+  /// kIdealShape where the centre collects the ideal shape (l1_order_'s first k offsets all free).
+  std::int64_t ball_score(const Machine& machine, const Offset& centre, std::int32_t k, const IdealShape& ideal,
+                          std::int64_t bound);
+  bool shell_as_ideal(const Machine& machine, const Offset& centre, const IdealShape& ideal) const;
   /// Free nodes of plane v of axis d (the other two axes in order: a, b) within L1 distance
   /// (on a torus, wrapped) rho of the plane's point (a, b) of `centre`; rho in [0, ball_rho_].
   std::int32_t plane_ball(int d, std::int32_t v, std::int32_t rho, const Offset& centre) const {
@@ -471,6 +484,17 @@ const NearestSearch::Impl::IdealShape& NearestSearch::Impl::ideal_shape(std::int
     }
   }
   shape.score = pair_hops(axes);
+  const std::int32_t r = shape.r;
+  shape.shell_take.assign(std::size_t(2 * r + 1), 0), shape.shell_ring.assign(std::size_t(2 * r + 1), 0);
+  for (std::int32_t i = l1_start_[std::size_t(r)]; i < l1_start_[std::size_t(r) + 1]; ++i) {
+    const std::size_t o = std::size_t(l1_order_[std::size_t(i)][0] + r);
+    ++shape.shell_ring[o];
+    if (i < k) ++shape.shell_take[o];
+  }
+  const std::size_t last = std::size_t(l1_order_[std::size_t(k - 1)][0] + r);  // the plane of the k-th offset
+  if (shape.shell_take[last] < shape.shell_ring[last]) {  // taken in part: a prefix of its ring
+    shape.partial_begin = std::size_t(k - shape.shell_take[last]), shape.partial_end = std::size_t(k);
+  }
   return ideal_[k] = std::move(shape);
 }
 
@@ -713,10 +737,30 @@ void NearestSearch::Impl::build_ball_tables(std::int32_t rho) {
   }
 }
 
+/// Whether the ideal shape's nodes on its shell (L1 length ideal.r) are free around `centre`,
+/// from ring_ (ball_score's free counts per x plane at that radius) and, for the plane taken in
+/// part, node by node. On a mesh the shape must lie inside it.
+bool NearestSearch::Impl::shell_as_ideal(const Machine& machine, const Offset& centre, const IdealShape& ideal) const {
+  const std::int32_t r = ideal.r;
+  if (!grid_.torus()) {
+    for (int d = 0; d < 3; ++d) {
+      if (centre[d] < r || centre[d] + r >= grid_.dims()[d]) return false;
+    }
+  }
+  for (std::int32_t o = -r; o <= r; ++o) {
+    const std::int32_t take = ideal.shell_take[std::size_t(o + r)];
+    if (take > 0 && take == ideal.shell_ring[std::size_t(o + r)] && ring_[std::size_t(o + r)] != take) return false;
+  }
+  bool free = true;
+  walk(std::span<const Offset>(l1_order_).subspan(ideal.partial_begin, ideal.partial_end - ideal.partial_begin), centre,
+       [&](NodeId n, const Offset&) { return free = machine.is_free(n); });
+  return free;
+}
+
 /// The exact score of `centre`, or a lower bound of it at or above `bound`; -1 when its R is
-/// beyond the tables.
+/// beyond the tables; kIdealShape where it collects the ideal shape.
 std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offset& centre, std::int32_t k,
-                                             std::int64_t bound) {
+                                             const IdealShape& ideal, std::int64_t bound) {
   // R: the least radius whose ball holds k free nodes (k >= 2: R >= 1), from the previous
   // centre's; with it each x plane's free nodes inside radius R - 1 and at R.
   // Offsets within the grid (a torus: its canonical range) along each axis.
@@ -743,6 +787,9 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
     }
   }
   last_radius_ = R;
+  // B is l1_order_'s first offsets, all free, up to the ideal's shell: the k nodes are the ideal
+  // shape if the shell's are (most centres of a mostly free machine whose box is not all free).
+  if (R == ideal.r && inside == l1_start_[std::size_t(R)] && shell_as_ideal(machine, centre, ideal)) return kIdealShape;
   const std::int32_t m = k - inside;  // taken from the shell at R
   // Along x: B, and the shell's first m free nodes plane by plane in x order. Pairs within a
   // window of offsets at most half the axis apart are as far apart as on a line (a mesh: all).
@@ -820,7 +867,7 @@ std::vector<NodeId> NearestSearch::Impl::by_pairwise_hops(NearestKind kind, cons
   // Centres are scored from balls (ball_score) where the tables reach, on grids whose planes'
   // counts fit 16 bits: on a mesh for jobs of every size (oxley4320's balls cross its edges, so
   // the shape does not apply: jobs of 2-63 nodes took 10-40% longer scored as before), on a torus
-  // from kBallMinNodes (there genalg's jobs of 8-63 nodes took 15-40% longer from balls).
+  // from kBallMinNodes.
   const bool balls = shapes && (k >= kBallMinNodes || !grid_.torus()) &&
                      std::int64_t{grid_.node_count()} / std::min({grid_.dims()[0], grid_.dims()[1], grid_.dims()[2]}) < (1 << 16);
   if (balls) build_ball_tables(ball_radius(k, machine.free_count()));
@@ -831,7 +878,12 @@ std::vector<NodeId> NearestSearch::Impl::by_pairwise_hops(NearestKind kind, cons
       if (ideal->score < best) best = ideal->score, best_centre = centre;
       continue;
     }
-    std::int64_t s = balls ? ball_score(machine, centre, k, best) : -1;
+    std::int64_t s = balls ? ball_score(machine, centre, k, *ideal, best) : -1;
+    if (s == kIdealShape) {  // as a free box above
+      if (ideal_seen) continue;
+      ideal_seen = true;
+      s = ideal->score;
+    }
     if (s < 0 && shapes) s = shape_score(machine, centre, k, *ideal, best);
     if (s < 0) s = l1_score(machine, centre, k, best);
     if (s < best) best = s, best_centre = centre;

@@ -241,7 +241,7 @@ void balls_against_reference(NetworkKind kind, const std::vector<std::array<std:
 }
 
 /// One search over a run of decisions (its tables and its last radius carried from one to the
-/// next), jobs of 64 to `most` nodes starting and ending, against the straightforward definition
+/// next), jobs of 8 to `most` nodes starting and ending, against the straightforward definition
 /// each time.
 void decisions_in_a_row_against_reference(const Platform& p, std::int32_t most, RngStream& rng) {
   for (const NearestKind nearest : {NearestKind::mm, NearestKind::genalg}) {
@@ -253,7 +253,7 @@ void decisions_in_a_row_against_reference(const Platform& p, std::int32_t most, 
         m.release(running.front());
         running.erase(running.begin());
       }
-      const auto k = static_cast<std::int32_t>(rng.integer(64, most));
+      const auto k = static_cast<std::int32_t>(rng.integer(8, most));
       Nodes got = search.allocate(nearest, m, k);
       ASSERT_EQ(got, nearest_allocate_reference(nearest, p, m, k)) << nearest_name(nearest) << " decision " << decision;
       m.occupy(got);
