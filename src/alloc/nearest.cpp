@@ -857,9 +857,10 @@ bool NearestSearch::Impl::box_all_free(const Offset& centre, std::int32_t r) con
 std::vector<NodeId> NearestSearch::Impl::by_pairwise_hops(NearestKind kind, const Machine& machine, std::int32_t k) {
   std::int64_t best = std::numeric_limits<std::int64_t>::max();
   Offset best_centre{};
-  // Every centre with a free box of radius r (the k-th offset's L1 length) collects the ideal
-  // shape: the first one is scored without a walk, the later ones only tie (ties keep the
-  // earlier). The others are scored from the shape (shape_score) or, failing that, walked.
+  // Every centre with a free box of radius r (the k-th offset's L1 length), or whose balls show
+  // l1_order_'s first k offsets free (ball_score), collects the ideal shape: the first one is
+  // scored without a walk, the later ones only tie (ties keep the earlier). The others are scored
+  // from the balls, the shape (shape_score) or, failing those, walked.
   const bool shapes = k >= 2;
   const IdealShape* ideal = shapes ? &ideal_shape(k) : nullptr;
   bool ideal_seen = false;
@@ -872,14 +873,10 @@ std::vector<NodeId> NearestSearch::Impl::by_pairwise_hops(NearestKind kind, cons
                      std::int64_t{grid_.node_count()} / std::min({grid_.dims()[0], grid_.dims()[1], grid_.dims()[2]}) < (1 << 16);
   if (balls) build_ball_tables(ball_radius(k, machine.free_count()));
   for (const Offset& centre : centres(kind, machine)) {
-    if (shapes && box_all_free(centre, ideal->r)) {
-      if (ideal_seen) continue;
-      ideal_seen = true;
-      if (ideal->score < best) best = ideal->score, best_centre = centre;
-      continue;
-    }
-    std::int64_t s = balls ? ball_score(machine, centre, k, *ideal, best) : -1;
-    if (s == kIdealShape) {  // as a free box above
+    std::int64_t s = shapes && box_all_free(centre, ideal->r) ? kIdealShape
+                     : balls                                     ? ball_score(machine, centre, k, *ideal, best)
+                                                                 : -1;
+    if (s == kIdealShape) {
       if (ideal_seen) continue;
       ideal_seen = true;
       s = ideal->score;
