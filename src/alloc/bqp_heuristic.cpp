@@ -276,7 +276,14 @@ class Heuristic {
 
   void reset(std::span<const std::int32_t> nodes) {
     for (auto& table : table_) std::fill(table.begin(), table.end(), 0);
-    lin_ = p_.linear;
+    // lin_ differs from the linear costs only where nodes were chosen since the last reset
+    // (a seed's greedy chooses a few of thousands of candidates): those are restored.
+    if (lin_.empty()) {
+      lin_ = p_.linear;
+    } else {
+      for (const std::int32_t a : changed_) lin_[std::size_t(a)] = p_.linear[std::size_t(a)];
+    }
+    changed_.clear();
     std::copy(row_linear_min_.begin(), row_linear_min_.end(), row_seen_.begin());
     std::vector<std::int32_t> scratch;
     for (const std::int32_t a : nodes) add(a, scratch);
@@ -284,6 +291,7 @@ class Heuristic {
 
   void add(std::int32_t a, std::vector<std::int32_t>& nodes) {
     lin_[std::size_t(a)] = std::numeric_limits<double>::infinity();
+    changed_.push_back(a);
     attach_tables(a, 1);
     nodes.push_back(a);
   }
@@ -293,6 +301,7 @@ class Heuristic {
     lin_[std::size_t(a)] = p_.linear[std::size_t(a)];
     attach_tables(a, -1);
     lin_[std::size_t(in)] = std::numeric_limits<double>::infinity();
+    changed_.push_back(in);
     attach_tables(in, 1);
     nodes[out] = in;
   }
@@ -321,6 +330,7 @@ class Heuristic {
   std::array<std::vector<std::int32_t>, 2> row_axis_;  ///< each row's coordinates along the first two axes
   std::vector<double> row_least_;  ///< polish: the least marginal per row, once per pass
   std::vector<double> lin_;        ///< linear cost per candidate, infinite for the chosen ones
+  std::vector<std::int32_t> changed_;  ///< the candidates whose lin_ was set since the last reset
   bool nonnegative_ = true;        ///< every linear cost and the pair weight >= 0
   std::vector<double> row_bound_;  ///< greedy: per row, a lower bound of its marginals
   std::vector<double> row_seen_;   ///< greedy: per row, its least linear + w hops along the last axis when last scanned
