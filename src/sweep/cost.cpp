@@ -175,8 +175,9 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
 
 /// The seconds a point's scheduler and cooling add to its workload's cost: conservative and edf
 /// plan the queue; parm solves its ILP (parm_cost); a thermostat CRAC switches modes and sets Eq. 6 at every change, and on a
-/// room with D the sp_eir bound solves one LP per distinct (busy, on) count of nodes (at most
-/// one per node count with every node on, one per pair with idle nodes switched off).
+/// room with D the sp_eir bound solves one LP per distinct (busy, on) count of nodes (with every
+/// node on, the busy counts up to the most at once in turn, each warm from the last; with idle
+/// nodes switched off, one from scratch per pair met).
 /// task_mapping rcb maps every job it starts (and meng_relative the best allocation of each size
 /// and pattern it meets, twice: mc1x1's and genalg's); a pattern without a task graph needs none.
 double mapping_cost(const ParamSet& p, const WorkloadShape& shape, const CostModel& model) {
@@ -211,11 +212,16 @@ double policy_cost(const ParamSet& p, const WorkloadShape& shape, const CostMode
   if (p.text("cooling") == "thermostat" && p.text("node_power") != "none") {
     cost += model.per_job_thermostat_s * shape.jobs;
     if (shape.dense_zones > 0) {
-      // mtdp switches idle nodes off whatever idle_nodes_off says (its manage_power)
-      const bool off = p.boolean("idle_nodes_off") || p.text("allocator") == "mtdp";
-      const double counts = off ? (shape.nodes + 1) * (shape.nodes + 2) / 2 : shape.nodes + 1;
-      const double lps = std::min(counts, 2 * shape.jobs + 1);  // a count per start and end at most
-      cost += model.per_sp_eir_lp_zone2_s * lps * shape.dense_zones * shape.dense_zones;
+      const double z2 = shape.dense_zones * shape.dense_zones;
+      // every node on: the counts up to the most nodes busy at once, in turn (sim/sp_eir.hpp)
+      cost += model.per_sp_eir_chain_lp_zone2_s * std::min(shape.nodes, shape.node_sum) * z2;
+      // mtdp switches idle nodes off whatever idle_nodes_off says (its manage_power): a pair of
+      // counts from scratch per change, at most one per pair
+      if (p.boolean("idle_nodes_off") || p.text("allocator") == "mtdp") {
+        const double pairs = std::min((shape.nodes + 1) * (shape.nodes + 2) / 2, model.sp_eir_counts_per_job * shape.jobs + 1);
+        const double knee = std::max(1.0, shape.dense_zones / model.sp_eir_lp_knee_zones);
+        cost += model.per_sp_eir_lp_zone2_s * pairs * z2 * knee * knee;
+      }
     }
     if (p.text("thermostat_setting") == "peak") cost *= 2;  // a first pass finds the run's peak
   }

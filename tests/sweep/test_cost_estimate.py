@@ -7,7 +7,8 @@ margin leaves room for a slower or busier one). Then every allocator with a cost
 oxley1080 (CEA-Curie's jobs from 10,500 scaled, as in docs/performance.md's table): each point's estimate
 within 5 x of its time where the estimate is over 0.05 s (five of seven), the grid's within 3 x. Then [P0]'s setting
 (rcb task mapping, meng_relative, exact bqp on meng40), once estimated at nothing: within 3 x. And
-[P3]'s rate-based points on oxley1080 at budgets from just over the idle room to ample: within 3 x. Also:
+[P3]'s rate-based points on oxley1080 at budgets from just over the idle room to ample: within 3 x.
+And a thermostat CRAC's points with sp_eir on a 360-zone room, nodes kept on and switched off. Also:
 every PARM point reports its decisions, the unproven ones among them, and a gap in [0, 1)."""
 import os
 import sys
@@ -106,6 +107,44 @@ class CostEstimate(unittest.TestCase):
         ratio = estimate.sum() / wall.sum()
         self.assertTrue(1 / 3 < ratio < 3, f"estimate {estimate.sum():.2f} s against {wall.sum():.2f} s measured")
 
+    def test_thermostat_grid_with_sp_eir_estimate_within_a_wide_margin_of_its_time(self):
+        # A thermostat CRAC on a room with D reports sp_eir: with every node on, its LPs are solved
+        # count after count, each warm from the last (a few ms each on 360 zones); with idle nodes
+        # switched off, one from scratch per (busy, on) pair (15 ms each). Before the chain, and
+        # with the LP's matrix built column by column, oxley1080's points took hours.
+        estimate, wall, status, sp_eir = run_on_two_ranks(
+            THERMOSTAT_SPEC, ["points/cost_estimate_s", "points/wall_s", "points/status", "sp_eir"])
+        self.assertTrue((status == 1).all())  # ok
+        # (a fixed setting can let the room run hotter than any placement under the redline would:
+        # below 1; Eq. 6's highest setting cannot)
+        self.assertTrue(np.isfinite(sp_eir).all() and (sp_eir[1::2] >= 1).all() and (sp_eir < 1.5).all(), f"sp_eir {sp_eir}")
+        ratio = estimate.sum() / wall.sum()
+        self.assertTrue(1 / 3 < ratio < 3, f"estimate {estimate.sum():.2f} s against {wall.sum():.2f} s measured")
+        for e, w in zip(estimate, wall):
+            self.assertTrue(1 / 5 < e / w < 5, f"a point estimated {e:.3f} s took {w:.3f} s")
+
+
+THERMOSTAT_SPEC = """
+[sweep]
+name = "thermostat-cost"
+seed = 29
+
+[base]
+platform = "room"
+room_rows = 2
+room_racks_per_row = 5
+room_nodes_per_rack = 36
+trace = "inputs/traces/CEA-Curie-2011-2.1-cln.swf.gz"
+first_job = 10500
+jobs = 600
+scale_to_platform = true
+allocator = "first_fit"
+cooling = "thermostat"
+
+[axes]
+idle_nodes_off = [false, true]
+thermostat_setting = ["fixed", "highest"]
+"""
 
 RATEBASED_SPEC = """
 [sweep]

@@ -3,15 +3,19 @@
 // settings fixed for the worst case or the run's peak never let an inlet above the redline, MTDP's
 // power-off and boot with the energy accounted exactly, the SP-EIR bound's LP against brute force
 // over every placement (a room of two node types), and the bad-input guards.
+#include <ClpSimplex.hpp>
+#include <CoinPackedMatrix.hpp>
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cmath>
+#include <numeric>
 
 #include "dcsweep/alloc/allocator.hpp"
 #include "dcsweep/alloc/mpit.hpp"
 #include "dcsweep/alloc/thermal_rank.hpp"
 #include "dcsweep/core/error.hpp"
+#include "dcsweep/core/rng.hpp"
 #include "dcsweep/power/node_power.hpp"
 #include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/sim/datacenter.hpp"
@@ -184,20 +188,37 @@ TEST(P4Mtdp, ConservativePlansWithNodesSwitchedOffBootedAndFreedEarly) {
   }
 }
 
+/// A generated room (rows x racks x nodes) of PE1955 and PE1855 chassis (different idle and busy
+/// powers), its node power and D, and sp_eir's switched-off power and redline.
+struct ChassisRoom {
+  ChassisRoom(std::int64_t rows, std::int64_t racks, std::int64_t nodes)
+      : s(make_scenario([&] {
+          ParamSet p(simulation_catalog());
+          p.set("platform", std::string("room"));
+          test::set_room_layout(p, rows, racks, nodes);
+          p.set("room_node_types", std::string("pe1955:1,pe1855:1"));
+          p.set("node_power", std::string("chassis"));
+          p.set("workload", std::string("poisson"));
+          return p;
+        }())),
+        power(make_node_power(s.params, s.platform, s.key)),
+        heat(build_heat_distribution(s.platform, s.params)) {}
+  SpEirBound bound() const { return SpEirBound(s.platform, *power, heat, off_w, redline); }
+
+  Scenario s;
+  std::unique_ptr<NodePowerTable> power;
+  HeatDistributionBuild heat;
+  double off_w = 15, redline = 25;
+};
+
 TEST(P4SpEir, TheLpBoundIsNeverBelowAnyPlacementAndTheComputeBoundIsTheLeastPower) {
-  // Two racks of two nodes, PE1955 and PE1855 chassis (different idle and busy powers), a
-  // generated D; every placement of every (busy, on) count is enumerated.
-  ParamSet p(simulation_catalog());
-  p.set("platform", std::string("room"));
-  test::set_room_layout(p, 1, 2, 2);
-  p.set("room_node_types", std::string("pe1955:1,pe1855:1"));
-  p.set("node_power", std::string("chassis"));
-  p.set("workload", std::string("poisson"));
-  const Scenario s = make_scenario(p);
-  const auto power = make_node_power(s.params, s.platform, s.key);
-  const HeatDistributionBuild heat = build_heat_distribution(s.platform, s.params);
-  const double off_w = 15, redline = 25;
-  SpEirBound bound(s.platform, *power, heat, off_w, redline);
+  // Two racks of two nodes, a generated D; every placement of every (busy, on) count is enumerated.
+  const ChassisRoom room(1, 2, 2);
+  const Scenario& s = room.s;
+  const auto& power = room.power;
+  const HeatDistributionBuild& heat = room.heat;
+  const double off_w = room.off_w, redline = room.redline;
+  SpEirBound bound = room.bound();
   const Matrix d = heat.d->matrix();
   const int n = 4;
   for (int busy = 0; busy <= n; ++busy) {
@@ -224,6 +245,76 @@ TEST(P4SpEir, TheLpBoundIsNeverBelowAnyPlacementAndTheComputeBoundIsTheLeastPowe
       }
     }
   }
+}
+
+/// The bound's LP for `busy` busy and every node on, built here from the formulation in
+/// sp_eir.hpp node by node (no pools) and solved by Clp from scratch: max z subject to
+/// s_i z + sum_n D(i, n) (off + (idle_n - off) y_n + (busy_n - idle_n) x_n) <= T_red,
+/// sum x = busy, sum y = N, 0 <= x_n <= y_n <= 1.
+double bound_from_scratch(const Matrix& d, const Eigen::VectorXd& share, const std::vector<TypePower>& node, double off_w,
+                          double redline, int busy) {
+  const int n = int(node.size()), zones = int(d.rows());
+  const int columns = 1 + 2 * n, rows = zones + 2 + n;
+  std::vector<CoinBigIndex> start{0};
+  std::vector<int> index;
+  std::vector<double> value, col_lo(columns, 0.0), col_hi(columns, 1.0), cost(columns, 0.0), row_lo(rows), row_hi(rows);
+  for (int i = 0; i < zones; ++i) index.push_back(i), value.push_back(share(i));
+  start.push_back(CoinBigIndex(index.size()));
+  col_lo[0] = -COIN_DBL_MAX, col_hi[0] = COIN_DBL_MAX, cost[0] = -1;
+  for (int kind = 0; kind < 2; ++kind) {  // x, then y
+    for (int k = 0; k < n; ++k) {
+      const double step = kind == 0 ? node[std::size_t(k)].busy_w - node[std::size_t(k)].idle_w : node[std::size_t(k)].idle_w - off_w;
+      for (int i = 0; i < zones; ++i) index.push_back(i), value.push_back(d(i, k) * step);
+      index.push_back(zones + kind), value.push_back(1.0);
+      index.push_back(zones + 2 + k), value.push_back(kind == 0 ? 1.0 : -1.0);
+      start.push_back(CoinBigIndex(index.size()));
+    }
+  }
+  for (int i = 0; i < zones; ++i) {
+    double off = 0;
+    for (int k = 0; k < n; ++k) off += d(i, k) * off_w;
+    row_lo[std::size_t(i)] = -COIN_DBL_MAX, row_hi[std::size_t(i)] = redline - off;
+  }
+  row_lo[std::size_t(zones)] = row_hi[std::size_t(zones)] = busy;
+  row_lo[std::size_t(zones) + 1] = row_hi[std::size_t(zones) + 1] = n;
+  for (int k = 0; k < n; ++k) row_lo[std::size_t(zones + 2 + k)] = -COIN_DBL_MAX, row_hi[std::size_t(zones + 2 + k)] = 0;
+  const CoinPackedMatrix m(true, rows, columns, CoinBigIndex(value.size()), value.data(), index.data(), start.data(), nullptr);
+  ClpSimplex lp;
+  lp.setLogLevel(0);
+  lp.loadProblem(m, col_lo.data(), col_hi.data(), cost.data(), row_lo.data(), row_hi.data());
+  lp.primal();
+  EXPECT_EQ(lp.status(), 0);
+  return lp.primalColumnSolution()[0];
+}
+
+TEST(P4SpEir, WithEveryNodeOnACountsBoundIsTheLpsOptimumWhateverOrderTheCountsComeIn) {
+  // With every node on, the counts' LPs are solved in ascending order on one model, each from
+  // the last one's basis. A count's value must not depend on the order a run asks for the counts
+  // (it drives the bound's thermostat, whose switching carries the smallest difference), and must
+  // be the LP's optimum: against the LP built here node by node, solved from scratch by the primal.
+  // 72 nodes at node level, two types, a generated D.
+  const ChassisRoom room(2, 3, 12);
+  const int n = room.s.platform.node_count;
+  ASSERT_EQ(n, 72);
+  ASSERT_EQ(room.heat.d->size(), 72);  // node-level zones: a pool per node
+  SpEirBound ascending = room.bound(), shuffled = room.bound();
+  std::vector<double> value(std::size_t(n) + 1);
+  for (int busy = 0; busy <= n; ++busy) value[std::size_t(busy)] = ascending.at(busy, n).supply_bound_c;
+  std::vector<int> order(std::size_t(n) + 1);
+  std::iota(order.begin(), order.end(), 0);
+  RngStream rng({2026, 29, 1}, StreamPurpose::allocator);
+  for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.next_u64() % i]);
+  for (const int busy : order) EXPECT_EQ(shuffled.at(busy, n).supply_bound_c, value[std::size_t(busy)]) << busy << " busy";
+  const Matrix d = room.heat.d->matrix();
+  const Eigen::VectorXd share = room.heat.supply_share ? *room.heat.supply_share : Eigen::VectorXd::Ones(d.rows());
+  std::vector<TypePower> node;
+  for (int k = 0; k < n; ++k) node.push_back((*room.power)[room.s.platform.node_type[std::size_t(k)]]);
+  for (int busy = 0; busy <= n; ++busy) {
+    EXPECT_NEAR(value[std::size_t(busy)], bound_from_scratch(d, share, node, room.off_w, room.redline, busy), 1e-7)
+        << busy << " busy";
+  }
+  // More busy nodes never allow a higher supply (busy power is above idle on both types)
+  for (int busy = 1; busy <= n; ++busy) EXPECT_LE(value[std::size_t(busy)], value[std::size_t(busy) - 1] + 1e-9) << busy;
 }
 
 TEST(P4SpEir, ReportedWithTheThermostatAndAtLeastOneForAFixedWorstCaseSetting) {

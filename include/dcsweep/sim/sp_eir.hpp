@@ -11,7 +11,8 @@
 // supply any placement of the moment allows (the relaxation is never below the integer
 // optimum). The compute power is bounded below separately: every node off, plus the k_on
 // smallest idle - off steps, plus the k_busy smallest busy - idle steps.
-// One LP per distinct (k_busy, k_on) (COIN-OR Clp), kept.
+// One LP per distinct (k_busy, k_on) (COIN-OR Clp), kept. With every node on, k_busy = 0, 1, 2, ...
+// are solved in that order on one model, each warm from the last (the same values in every run).
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -20,6 +21,8 @@
 
 #include "dcsweep/power/node_power.hpp"
 #include "dcsweep/thermal/room.hpp"
+
+class ClpSimplex;
 
 namespace dcsweep {
 
@@ -45,15 +48,22 @@ class SpEirBound {
     std::int32_t zone, count;
     double off_w, idle_w, busy_w;
   };
-  MomentBound solve(std::int32_t busy, std::int32_t on) const;
+  /// The LP with the count rows' bounds left at 0 (solve sets them).
+  std::unique_ptr<ClpSimplex> build() const;
+  MomentBound solve(ClpSimplex& lp, std::int32_t busy, std::int32_t on, int start_finish) const;
 
   std::vector<Pool> pools_;
   Matrix d_;                  ///< D (zones x zones)
   Eigen::VectorXd share_;     ///< s_i
   double redline_c_;
+  std::int32_t node_count_;
   std::vector<double> on_steps_w_, busy_steps_w_;  ///< per node, ascending
   double all_off_w_ = 0;
   std::map<std::pair<std::int32_t, std::int32_t>, MomentBound> cache_;
+  std::unique_ptr<ClpSimplex> chain_;  ///< every node on: k_busy = 0, 1, ... solved in turn on it
+  std::int32_t chain_next_ = 0;        ///< the next k_busy of the chain
+  /// Solves the chain up to `busy`.
+  void extend_chain(std::int32_t busy);
 };
 
 }  // namespace dcsweep

@@ -37,7 +37,7 @@ struct CostModel {
   /// the arrivals: half that on average; easy-wait-knee-grid at gamma 0.25: 0.12 s, 0.01 s at 1)
   double easy_per_job_queued_s = 8e-10;
   double per_job_planning_s = 2e-6;  ///< conservative and edf: planning the queue (whole CEA-Curie: 0.6 s, 2.7 x EASY)
-  double per_job_thermostat_s = 1.5e-5;  ///< cooling = thermostat: the CRAC's mode switches, Eq. 6 per change
+  double per_job_thermostat_s = 5e-6;  ///< cooling = thermostat: the CRAC's mode switches, Eq. 6 per change (asu50, KTH-SP2: 15-20 ms for 3,000 jobs with sp_eir's chain)
   /// task_mapping rcb: per term of a leaf's permutations (m! x m for a leaf of m nodes; a job of 8
   /// to 1,024 nodes on oxley4320, mixed patterns: 0.75 ms at 8, 5.9 ms at 64, 124 ms at 1,024)
   double rcb_per_leaf_term_s = 2.2e-9;
@@ -86,7 +86,17 @@ struct CostModel {
   /// node (on a large room most large ones: mtdp consolidates) costs only the grouping (fitted:
   /// banerjee-p4's room of 50 zones and oxley4320's of 4,320)
   double mtdp_per_k_z035_s = 7.7e-8;
-  double per_sp_eir_lp_zone2_s = 2.6e-7;  ///< sp_eir: one LP per distinct (busy, on) count (asu50: 0.65 ms)
+  /// sp_eir with nodes switched off: one LP from scratch per distinct (busy, on) count, x zones^2,
+  /// and x (zones / the knee)^2 above the knee (asu50: about 0.5 ms, a 360-zone room 15 ms,
+  /// oxley1080 1.04 s per LP; asu50's idle_nodes_off points of banerjee-p4 0.24-0.45 s)
+  double per_sp_eir_lp_zone2_s = 1.5e-7;
+  double sp_eir_lp_knee_zones = 600;
+  /// distinct (busy, on) counts with nodes switched off, per job at most (2,000 CEA-Curie jobs: 783
+  /// counts on a 360-zone room, 1,152 on oxley1080)
+  double sp_eir_counts_per_job = 0.5;
+  /// sp_eir with every node on: k_busy = 0, 1, ... solved in turn, each warm from the last, x zones^2
+  /// (a 360-zone room 2.0 ms, oxley1080 23.5 ms per LP)
+  double per_sp_eir_chain_lp_zone2_s = 1.5e-8;
   // model = ratebased points (sim/ratebased.hpp): gene = one (core, task type) pair
   double rate_greedy_per_gene_s = 2e-8;     ///< greedy (Alg. 2)
   double rate_ga_per_gene_generation_s = 1e-7;  ///< GA (Alg. 3-4), per generation (oxley1080: 4 ms)
