@@ -37,6 +37,10 @@ SpEirBound::SpEirBound(const Platform& platform, const NodePowerTable& power, co
 SpEirBound::~SpEirBound() = default;
 
 const MomentBound& SpEirBound::at(std::int32_t busy, std::int32_t on) {
+  if (busy < 0 || busy > on || on > node_count_) {
+    throw SimulationError("sp_eir: no bound for " + std::to_string(busy) + " busy and " + std::to_string(on) +
+                          " on nodes of " + std::to_string(node_count_));
+  }
   const auto key = std::make_pair(busy, on);
   if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
   if (on == node_count_) {
@@ -55,10 +59,12 @@ const MomentBound& SpEirBound::at(std::int32_t busy, std::int32_t on) {
 }
 
 void SpEirBound::extend_chain(std::int32_t busy) {
+  if (chain_next_ > busy) return;
   if (!chain_) chain_ = build();
   for (; chain_next_ <= busy; ++chain_next_) {
     cache_.emplace(std::make_pair(chain_next_, node_count_), solve(*chain_, chain_next_, node_count_, chain_next_ > 0 ? 7 : 1));
   }
+  if (chain_next_ > node_count_) chain_.reset();  // every count is kept: the model's memory goes
 }
 
 std::unique_ptr<ClpSimplex> SpEirBound::build() const {

@@ -214,7 +214,7 @@ double policy_cost(const ParamSet& p, const WorkloadShape& shape, const CostMode
     if (shape.dense_zones > 0) {
       const double z2 = shape.dense_zones * shape.dense_zones;
       // every node on: the counts up to the most nodes busy at once, in turn (sim/sp_eir.hpp)
-      cost += model.per_sp_eir_chain_lp_zone2_s * std::min(shape.nodes, shape.node_sum) * z2;
+      cost += model.per_sp_eir_chain_lp_zone2_s * (std::min(shape.nodes, shape.node_sum) + 1) * z2;
       // mtdp switches idle nodes off whatever idle_nodes_off says (its manage_power): a pair of
       // counts from scratch per change, at most one per pair
       if (p.boolean("idle_nodes_off") || p.text("allocator") == "mtdp") {

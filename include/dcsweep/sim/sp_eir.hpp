@@ -41,6 +41,8 @@ class SpEirBound {
              double off_w, double redline_c);
   ~SpEirBound();
 
+  /// The bound for `busy` busy and `on` on nodes (0 <= busy <= on <= the node count, else
+  /// SimulationError). After a SimulationError from Clp the object is not to be used again.
   const MomentBound& at(std::int32_t busy, std::int32_t on);
 
  private:

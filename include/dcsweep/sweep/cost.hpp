@@ -91,9 +91,9 @@ struct CostModel {
   /// oxley1080 1.04 s per LP; asu50's idle_nodes_off points of banerjee-p4 0.24-0.45 s)
   double per_sp_eir_lp_zone2_s = 1.5e-7;
   double sp_eir_lp_knee_zones = 600;
-  /// distinct (busy, on) counts with nodes switched off, per job at most (2,000 CEA-Curie jobs: 783
-  /// counts on a 360-zone room, 1,152 on oxley1080)
-  double sp_eir_counts_per_job = 0.5;
+  /// distinct (busy, on) counts with nodes switched off, per job, typically (2,000 CEA-Curie jobs:
+  /// 783 counts on a 360-zone room, 1,152 on oxley1080), and at most every pair
+  double sp_eir_counts_per_job = 0.6;
   /// sp_eir with every node on: k_busy = 0, 1, ... solved in turn, each warm from the last, x zones^2
   /// (a 360-zone room 2.0 ms, oxley1080 23.5 ms per LP)
   double per_sp_eir_chain_lp_zone2_s = 1.5e-8;
