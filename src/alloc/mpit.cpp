@@ -13,9 +13,6 @@
 #include "dcsweep/alloc/mpit.hpp"
 
 #include <ClpSimplex.hpp>
-#include <ClpDualRowDantzig.hpp>
-#include <ClpDualRowSteepest.hpp>
-#include <cstdlib>
 #include <CoinPackedMatrix.hpp>
 #include <algorithm>
 #include <array>
@@ -254,10 +251,6 @@ struct MpitSolver::Impl {
   Impl(const Platform& platform, MpitOptions options) : platform_(platform), options_(options) {
     lp_.setLogLevel(0);
     lp_.scaling(0);
-    if (const char* e = std::getenv("MPIT_PRICING")) {
-      if (std::string(e) == "dantzig") { ClpDualRowDantzig dz; lp_.setDualRowPivotAlgorithm(dz); }
-      else { ClpDualRowSteepest st(std::atoi(e)); lp_.setDualRowPivotAlgorithm(st); }
-    }
   }
 
   MpitDecision decide(const Machine& machine, const RoomView& room, const JobConfig& config, std::int32_t n);
