@@ -68,6 +68,7 @@ struct NearestSearch::Impl {
   explicit Impl(const Platform& platform);
 
   std::vector<NodeId> allocate(NearestKind kind, const Machine& machine, std::int32_t k);
+  std::int64_t centre_score(const Machine& machine, NodeId centre, std::int32_t k);
   void mc1x1_around(const Machine& machine, NodeId centre, std::int32_t k, std::vector<NodeId>& out) const {
     collect(shell_order_, machine, grid_.coordinate(centre), k, out);
   }
@@ -119,6 +120,9 @@ struct NearestSearch::Impl {
     std::size_t partial_begin = 0, partial_end = 0;
   };
   const IdealShape& ideal_shape(std::int32_t k);
+  bool prepare_pairwise(const Machine& machine, std::int32_t k);
+  std::int64_t pairwise_score(const Machine& machine, const Offset& centre, std::int32_t k, const IdealShape* ideal,
+                              bool balls, std::int64_t bound);
   bool box_all_free(const Offset& centre, std::int32_t r) const;
   void build_busy_rows();
   std::int64_t shape_score(const Machine& machine, const Offset& centre, std::int32_t k, const IdealShape& ideal,
@@ -130,6 +134,14 @@ struct NearestSearch::Impl {
   std::int64_t ball_score(const Machine& machine, const Offset& centre, std::int32_t k, const IdealShape& ideal,
                           std::int64_t bound);
   bool shell_as_ideal(const Machine& machine, const Offset& centre, const IdealShape& ideal) const;
+  static std::int32_t free_between(const std::uint64_t* row, std::int32_t a, std::int32_t e);
+  static std::int32_t free_at_offsets(const std::uint64_t* row, std::int32_t len, std::int32_t c, std::int32_t lo,
+                                      std::int32_t hi);
+  std::int32_t plane_ball_rows(int d, std::int32_t v, std::int32_t rho, const Offset& centre,
+                               const std::array<std::int32_t, 3>& first, const std::array<std::int32_t, 3>& last);
+  void build_busy_cols();
+  std::int32_t radius_beyond_tables(const Offset& centre, std::int32_t k, const std::array<std::int32_t, 3>& first,
+                                    const std::array<std::int32_t, 3>& last, std::int32_t& inside);
   /// Free nodes of plane v of axis d (the other two axes in order: a, b) within L1 distance
   /// (on a torus, wrapped) rho of the plane's point (a, b) of `centre`; rho in [0, ball_rho_].
   std::int32_t plane_ball(int d, std::int32_t v, std::int32_t rho, const Offset& centre) const {
@@ -171,6 +183,9 @@ struct NearestSearch::Impl {
   std::vector<std::int32_t> rank_;  ///< position in l1_order_, by offset_index
   std::int32_t row_words_ = 0;       ///< 64-bit words per (x, y) row of busy_rows_
   std::vector<std::uint64_t> busy_rows_;  ///< bit z of row (x, y): node (x, y, z) is not free
+  std::int32_t col_words_ = 0;           ///< 64-bit words per (x, z) row of busy_cols_
+  std::vector<std::uint64_t> busy_cols_;  ///< bit y of row (x, z) (built when first needed in a decision)
+  std::vector<std::int32_t> wide_up_, wide_ring_;  ///< radius_beyond_tables' scratch, by x offset + L
   std::array<AxisHistogram, 3> shape_axes_;  ///< shape_score's scratch
   std::vector<Offset> busy_;                 ///< shape_score's scratch: busy nodes of the shape
   /// build_ball_tables: per axis d, count[((v * (cap + 1) + rho) * plane + a * Lb) + b] = free
@@ -757,8 +772,118 @@ bool NearestSearch::Impl::shell_as_ideal(const Machine& machine, const Offset& c
   return free;
 }
 
-/// The exact score of `centre`, or a lower bound of it at or above `bound`; -1 when its R is
-/// beyond the tables; kIdealShape where it collects the ideal shape.
+/// Free nodes at coordinates a..e (0 <= a <= e < 64 x words) of a row of busy bits.
+std::int32_t NearestSearch::Impl::free_between(const std::uint64_t* row, std::int32_t a, std::int32_t e) {
+  std::int32_t busy = 0;
+  for (std::int32_t word = a / 64; word <= e / 64; ++word) {
+    std::uint64_t bits = row[word];
+    if (word == a / 64) bits &= ~std::uint64_t{0} << (a % 64);
+    if (word == e / 64 && e % 64 != 63) bits &= (std::uint64_t{1} << (e % 64 + 1)) - 1;
+    busy += std::popcount(bits);
+  }
+  return e - a + 1 - busy;
+}
+
+/// Free nodes at offsets lo..hi (within the axis's offsets around c: on a torus at most its
+/// length, wrapped) of a row of busy bits along an axis of length len.
+std::int32_t NearestSearch::Impl::free_at_offsets(const std::uint64_t* row, std::int32_t len, std::int32_t c,
+                                                   std::int32_t lo, std::int32_t hi) {
+  if (lo > hi) return 0;
+  const std::int32_t a = c + lo, e = c + hi;  // in [-len, 2 len)
+  if (a < 0) return e < 0 ? free_between(row, a + len, e + len) : free_between(row, a + len, len - 1) + free_between(row, 0, e);
+  if (e >= len) return a >= len ? free_between(row, a - len, e - len) : free_between(row, a, len - 1) + free_between(row, 0, e - len);
+  return free_between(row, a, e);
+}
+
+/// plane_ball at any radius, from the rows of busy bits (O(rho) rows); `first`, `last`: the
+/// centre's offsets within the grid per axis.
+std::int32_t NearestSearch::Impl::plane_ball_rows(int d, std::int32_t v, std::int32_t rho, const Offset& centre,
+                                                  const std::array<std::int32_t, 3>& first,
+                                                  const std::array<std::int32_t, 3>& last) {
+  const auto [lx, ly, lz] = grid_.dims();
+  // The plane's first axis (x, or y in a plane of x) walked offset by offset; rows along the other.
+  const int walked = d == 0 ? 1 : 0, row_axis = d == 2 ? 1 : 2;
+  if (d == 2 && busy_cols_.empty()) build_busy_cols();
+  const std::int32_t* along = shifted_[std::size_t(walked)].data() + grid_.dims()[walked] + centre[walked];
+  std::int32_t count = 0;
+  for (std::int32_t o = std::max(first[std::size_t(walked)], -rho); o <= std::min(last[std::size_t(walked)], rho); ++o) {
+    const std::int32_t u = along[o], w = rho - std::abs(o);
+    const std::uint64_t* row =
+        d == 0   ? busy_rows_.data() + (std::size_t(v) * std::size_t(ly) + std::size_t(u)) * std::size_t(row_words_)
+        : d == 1 ? busy_rows_.data() + (std::size_t(u) * std::size_t(ly) + std::size_t(v)) * std::size_t(row_words_)
+                 : busy_cols_.data() + (std::size_t(u) * std::size_t(lz) + std::size_t(v)) * std::size_t(col_words_);
+    count += free_at_offsets(row, grid_.dims()[row_axis], centre[row_axis], std::max(first[std::size_t(row_axis)], -w),
+                             std::min(last[std::size_t(row_axis)], w));
+  }
+  (void)lx;
+  return count;
+}
+
+/// From free_: bit y of row (x, z) set where node (x, y, z) is not free.
+void NearestSearch::Impl::build_busy_cols() {
+  const auto [lx, ly, lz] = grid_.dims();
+  col_words_ = (ly + 63) / 64;
+  busy_cols_.assign(std::size_t(lx) * std::size_t(lz) * std::size_t(col_words_), 0);
+  std::size_t n = 0;
+  for (std::int32_t x = 0; x < lx; ++x) {
+    for (std::int32_t y = 0; y < ly; ++y) {
+      for (std::int32_t z = 0; z < lz; ++z, ++n) {
+        if (!free_[n]) busy_cols_[(std::size_t(x) * std::size_t(lz) + std::size_t(z)) * std::size_t(col_words_) + std::size_t(y / 64)] |= std::uint64_t{1} << (y % 64);
+      }
+    }
+  }
+}
+
+/// R for a centre whose ball at the tables' radius holds fewer than k free nodes: grown from
+/// there ring by ring, each x plane's ring at R - |o| read from the rows of busy bits (two bits a
+/// row). Fills inside_ and ring_ for that R (as ball_score's loop does) and `inside`.
+std::int32_t NearestSearch::Impl::radius_beyond_tables(const Offset& centre, std::int32_t k,
+                                                       const std::array<std::int32_t, 3>& first,
+                                                       const std::array<std::int32_t, 3>& last, std::int32_t& inside) {
+  const auto [lx, ly, lz] = grid_.dims();
+  const std::int32_t* along_x = shifted_[0].data() + lx + centre[0];
+  const std::int32_t* along_y = shifted_[1].data() + ly + centre[1];
+  const std::int32_t* along_z = shifted_[2].data() + lz + centre[2];
+  // wide_up_[o + lx]: plane o's free nodes within R - |o|; R = ball_rho_ to start (the tables')
+  wide_up_.assign(std::size_t(2 * lx + 1), 0), wide_ring_.resize(std::size_t(2 * lx + 1));
+  std::int32_t R = ball_rho_, all = 0;
+  for (std::int32_t o = std::max(first[0], -R); o <= std::min(last[0], R); ++o) {
+    all += wide_up_[std::size_t(o + lx)] = inside_[std::size_t(o + R)] + ring_[std::size_t(o + R)];
+  }
+  // The free nodes of plane x's ring at 2D radius s (offsets within the grid).
+  auto ring_free = [&](std::int32_t x, std::int32_t s) {
+    std::int32_t count = 0;
+    for (std::int32_t oy = std::max(first[1], -s); oy <= std::min(last[1], s); ++oy) {
+      const std::uint64_t* row = busy_rows_.data() + (std::size_t(x) * std::size_t(ly) + std::size_t(along_y[oy])) * std::size_t(row_words_);
+      const std::int32_t w = s - std::abs(oy);
+      auto free_at = [&](std::int32_t oz) {
+        const std::int32_t z = along_z[oz];
+        return std::int32_t(((row[z / 64] >> (z % 64)) & 1U) == 0);
+      };
+      if (w <= last[2] && w >= first[2]) count += free_at(w);
+      if (w > 0 && -w >= first[2] && -w <= last[2]) count += free_at(-w);
+    }
+    return count;
+  };
+  do {  // R -> R + 1: a plane's ball inside the new R is its ball within the old one
+    ++R;
+    inside = all;
+    for (std::int32_t o = std::max(first[0], -R); o <= std::min(last[0], R); ++o) {
+      const std::int32_t ring = wide_ring_[std::size_t(o + lx)] = ring_free(along_x[o], R - std::abs(o));
+      wide_up_[std::size_t(o + lx)] += ring, all += ring;
+    }
+  } while (all < k);
+  inside_.resize(std::size_t(2 * R + 1)), ring_.resize(std::size_t(2 * R + 1));
+  for (std::int32_t o = std::max(first[0], -R); o <= std::min(last[0], R); ++o) {
+    const std::int32_t ring = wide_ring_[std::size_t(o + lx)];
+    inside_[std::size_t(o + R)] = wide_up_[std::size_t(o + lx)] - ring, ring_[std::size_t(o + R)] = ring;
+  }
+  return R;
+}
+
+/// The exact score of `centre`, or a lower bound of it at or above `bound`; kIdealShape where it
+/// collects the ideal shape. Centres whose R is beyond the tables are scored from rows of busy
+/// bits (radius_beyond_tables, plane_ball_rows).
 std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offset& centre, std::int32_t k,
                                              const IdealShape& ideal, std::int64_t bound) {
   // R: the least radius whose ball holds k free nodes (k >= 2: R >= 1), from the previous
@@ -780,7 +905,10 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
     if (inside >= k) {
       --R;  // R - 1 >= 1: a ball of radius 0 holds one node
     } else if (all < k) {
-      if (R == ball_rho_) return -1;
+      if (R == ball_rho_) {
+        R = radius_beyond_tables(centre, k, first, last, inside);
+        break;
+      }
       ++R;
     } else {
       break;
@@ -815,7 +943,9 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
     const std::int32_t* along = shifted_[std::size_t(d)].data() + grid_.dims()[d] + centre[d];
     const std::int32_t o_lo = std::max(first[std::size_t(d)], 1 - R), o_hi = std::min(last[std::size_t(d)], R - 1);
     for (std::int32_t o = o_lo; o <= o_hi; ++o) {
-      count[std::size_t(along[o])] = window_[std::size_t(o - o_lo)] = plane_ball(d, along[o], R - 1 - std::abs(o), centre);
+      const std::int32_t rho = R - 1 - std::abs(o);
+      count[std::size_t(along[o])] = window_[std::size_t(o - o_lo)] =
+          rho <= ball_rho_ ? plane_ball(d, along[o], rho, centre) : plane_ball_rows(d, along[o], rho, centre, first, last);
     }
     score += on_a_line(o_hi - o_lo, d) ? line_pair_distance_sum({window_.data(), std::size_t(o_hi - o_lo + 1)})
                                        : axis_pair_distance_sum(ball_axes_[std::size_t(d)]);
@@ -854,39 +984,64 @@ bool NearestSearch::Impl::box_all_free(const Offset& centre, std::int32_t r) con
   return box_count(centre, r) == volume;
 }
 
+/// The per-decision state the scores read (the prefix table, rows of busy bits, the plane
+/// tables); whether the centres are scored from balls.
+bool NearestSearch::Impl::prepare_pairwise(const Machine& machine, std::int32_t k) {
+  if (k < 2) return false;
+  build_prefix(machine), build_busy_rows(), busy_cols_.clear();
+  // Centres are scored from balls (ball_score) on grids whose planes' counts fit 16 bits: on a
+  // mesh for jobs of every size (oxley4320's balls cross its edges, so the shape does not apply:
+  // jobs of 2-63 nodes took 10-40% longer scored as before), on a torus from kBallMinNodes.
+  const bool balls = (k >= kBallMinNodes || !grid_.torus()) &&
+                     std::int64_t{grid_.node_count()} / std::min({grid_.dims()[0], grid_.dims()[1], grid_.dims()[2]}) < (1 << 16);
+  if (balls) build_ball_tables(ball_radius(k, machine.free_count()));
+  return balls;
+}
+
+/// The pairwise hops of the k nodes collected around `centre`, or a lower bound at or above
+/// `bound`; kIdealShape where they are the ideal shape (`ideal`: ideal_shape(k), null for k = 1).
+/// After prepare_pairwise.
+std::int64_t NearestSearch::Impl::pairwise_score(const Machine& machine, const Offset& centre, std::int32_t k,
+                                                 const IdealShape* ideal, bool balls, std::int64_t bound) {
+  std::int64_t s = ideal && box_all_free(centre, ideal->r) ? kIdealShape
+                   : balls                                   ? ball_score(machine, centre, k, *ideal, bound)
+                                                             : -1;
+  if (s == kIdealShape) return s;
+  if (s < 0 && ideal) s = shape_score(machine, centre, k, *ideal, bound);
+  if (s < 0) s = l1_score(machine, centre, k, bound);
+  return s;
+}
+
 std::vector<NodeId> NearestSearch::Impl::by_pairwise_hops(NearestKind kind, const Machine& machine, std::int32_t k) {
   std::int64_t best = std::numeric_limits<std::int64_t>::max();
   Offset best_centre{};
   // Every centre with a free box of radius r (the k-th offset's L1 length), or whose balls show
   // l1_order_'s first k offsets free (ball_score), collects the ideal shape: the first one is
   // scored without a walk, the later ones only tie (ties keep the earlier). The others are scored
-  // from the balls, the shape (shape_score) or, failing those, walked.
-  const bool shapes = k >= 2;
-  const IdealShape* ideal = shapes ? &ideal_shape(k) : nullptr;
+  // from the balls (centres beyond the tables from rows of bits), the shape (shape_score) or,
+  // failing those, walked.
+  const bool balls = prepare_pairwise(machine, k);
+  const IdealShape* ideal = k >= 2 ? &ideal_shape(k) : nullptr;
   bool ideal_seen = false;
-  if (shapes) build_prefix(machine), build_busy_rows();
-  // Centres are scored from balls (ball_score) where the tables reach, on grids whose planes'
-  // counts fit 16 bits: on a mesh for jobs of every size (oxley4320's balls cross its edges, so
-  // the shape does not apply: jobs of 2-63 nodes took 10-40% longer scored as before), on a torus
-  // from kBallMinNodes.
-  const bool balls = shapes && (k >= kBallMinNodes || !grid_.torus()) &&
-                     std::int64_t{grid_.node_count()} / std::min({grid_.dims()[0], grid_.dims()[1], grid_.dims()[2]}) < (1 << 16);
-  if (balls) build_ball_tables(ball_radius(k, machine.free_count()));
   for (const Offset& centre : centres(kind, machine)) {
-    std::int64_t s = shapes && box_all_free(centre, ideal->r) ? kIdealShape
-                     : balls                                     ? ball_score(machine, centre, k, *ideal, best)
-                                                                 : -1;
+    std::int64_t s = pairwise_score(machine, centre, k, ideal, balls, best);
     if (s == kIdealShape) {
       if (ideal_seen) continue;
       ideal_seen = true;
       s = ideal->score;
     }
-    if (s < 0 && shapes) s = shape_score(machine, centre, k, *ideal, best);
-    if (s < 0) s = l1_score(machine, centre, k, best);
     if (s < best) best = s, best_centre = centre;
     if (best == 0) break;  // one node (k = 1): no later centre can score below, and ties keep this one
   }
   return collect(l1_order_, machine, best_centre, k);
+}
+
+std::int64_t NearestSearch::Impl::centre_score(const Machine& machine, NodeId centre, std::int32_t k) {
+  const bool balls = prepare_pairwise(machine, k);
+  const IdealShape* ideal = k >= 2 ? &ideal_shape(k) : nullptr;
+  const std::int64_t s =
+      pairwise_score(machine, grid_.coordinate(centre), k, ideal, balls, std::numeric_limits<std::int64_t>::max());
+  return s == kIdealShape ? ideal->score : s;
 }
 
 // ---- public ------------------------------------------------------------------------------------
@@ -913,6 +1068,10 @@ void NearestSearch::mc1x1_around_unsorted(const Machine& machine, NodeId centre,
 }
 
 void NearestSearch::sort_ascending(std::vector<NodeId>& ids) const { impl_->sort_ascending(ids); }
+
+std::int64_t NearestSearch::centre_score(const Machine& machine, NodeId centre, std::int32_t nodes) {
+  return impl_->centre_score(machine, centre, nodes);
+}
 
 bool NearestSearch::prepare_zone_counts(const Machine& machine, std::span<const std::int32_t> zone_of_node,
                                         std::int32_t zones) {
