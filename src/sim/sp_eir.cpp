@@ -32,6 +32,10 @@ SpEirBound::SpEirBound(const Platform& platform, const NodePowerTable& power, co
   }
   std::sort(on_steps_w_.begin(), on_steps_w_.end());
   std::sort(busy_steps_w_.begin(), busy_steps_w_.end());
+  // The inlet rows' right-hand sides: the redline less every node's switched-off rise.
+  Eigen::VectorXd off_zone_w = Eigen::VectorXd::Zero(zones);
+  for (const Pool& pool : pools_) off_zone_w(pool.zone) += pool.off_w * pool.count;
+  rhs_ = Eigen::VectorXd::Constant(zones, redline_c) - d_ * off_zone_w;
 }
 
 SpEirBound::~SpEirBound() = default;
@@ -52,10 +56,136 @@ const MomentBound& SpEirBound::at(std::int32_t busy, std::int32_t on) {
     extend_chain(busy);
     return cache_.at(key);
   }
-  // Nodes off (idle_nodes_off, mtdp): each (busy, on) pair on a fresh model, from a slack basis
-  // (from the chain's basis of the same busy count it took 2.3 x as long on oxley1080)
-  const std::unique_ptr<ClpSimplex> lp = build();
-  return cache_.emplace(key, solve(*lp, busy, on, 0)).first->second;
+  // Nodes off (idle_nodes_off, mtdp): each (busy, on) pair on its own model of a few inlet rows
+  return cache_.emplace(key, solve_by_rows(busy, on)).first->second;
+}
+
+/// The LP of a pair with nodes off, by row generation: the inlets' rows are added only as the
+/// solution of the rows so far exceeds them (the other rows only bound variables: the count
+/// rows, x_p <= y_p). It starts from the inlets that limit a placement ranked by recirculated
+/// heat, and each round adds the (up to 32) most exceeded rows and solves again from the last
+/// basis by the dual simplex, until no row is exceeded by more than 1e-9: then the solution
+/// meets every inlet and is optimal for the full LP (a relaxation of it). Each pair starts from
+/// the same rows, so its value does not depend on the pairs asked before.
+MomentBound SpEirBound::solve_by_rows(std::int32_t busy, std::int32_t on) {
+  const auto zones = static_cast<int>(d_.rows());
+  const auto pools = static_cast<int>(pools_.size());
+  std::vector<int> rows = first_rows(busy, on);
+  std::vector<char> in_model(static_cast<std::size_t>(zones), 0);
+  for (const int i : rows) in_model[std::size_t(i)] = 1;
+  // Rows: the counts (sum x, sum y), x_p - y_p <= 0, then the inlets chosen (appended per round).
+  const int columns = 1 + 2 * pools;
+  std::vector<CoinBigIndex> start{0};
+  std::vector<int> index;
+  std::vector<double> value;
+  const auto n_columns = std::size_t(columns);
+  std::vector<double> col_lo(n_columns, 0.0), col_hi(n_columns, 0.0), cost(n_columns, 0.0);
+  start.push_back(0);  // z: only in the inlet rows
+  col_lo[0] = -COIN_DBL_MAX, col_hi[0] = COIN_DBL_MAX, cost[0] = -1;
+  for (int kind = 0; kind < 2; ++kind) {
+    for (int p = 0; p < pools; ++p) {
+      index.push_back(kind), value.push_back(1.0);
+      index.push_back(2 + p), value.push_back(kind == 0 ? 1.0 : -1.0);
+      start.push_back(CoinBigIndex(index.size()));
+      col_hi[std::size_t(1 + kind * pools + p)] = pools_[std::size_t(p)].count;
+    }
+  }
+  std::vector<double> row_lo(static_cast<std::size_t>(2 + pools), -COIN_DBL_MAX), row_hi(row_lo.size(), 0.0);
+  row_lo[0] = row_hi[0] = busy, row_lo[1] = row_hi[1] = on;
+  const CoinPackedMatrix m(true, 2 + pools, columns, CoinBigIndex(value.size()), value.data(), index.data(), start.data(),
+                           nullptr);
+  ClpSimplex lp;
+  lp.setLogLevel(0);
+  lp.loadProblem(m, col_lo.data(), col_hi.data(), cost.data(), row_lo.data(), row_hi.data());
+  // An inlet's row: s_i z + sum_p D(i, zone_p) ((busy_p - idle_p) x_p + (idle_p - off_p) y_p) <= rhs_i.
+  auto add_rows = [&](const std::vector<int>& inlets) {
+    std::vector<CoinBigIndex> row_start{0};
+    std::vector<int> column;
+    std::vector<double> element, lo, hi;
+    for (const int i : inlets) {
+      column.push_back(0), element.push_back(share_(i));
+      for (int kind = 0; kind < 2; ++kind) {
+        for (int p = 0; p < pools; ++p) {
+          const Pool& pool = pools_[std::size_t(p)];
+          const double a = d_(i, pool.zone) * (kind == 0 ? pool.busy_w - pool.idle_w : pool.idle_w - pool.off_w);
+          if (a != 0) column.push_back(1 + kind * pools + p), element.push_back(a);
+        }
+      }
+      row_start.push_back(CoinBigIndex(column.size()));
+      lo.push_back(-COIN_DBL_MAX), hi.push_back(rhs_(i));
+    }
+    lp.addRows(int(inlets.size()), lo.data(), hi.data(), row_start.data(), column.data(), element.data());
+  };
+  add_rows(rows);
+  Eigen::VectorXd zone_w(zones);
+  for (int round = 0;; ++round) {
+    lp.dual(0, 0);
+    if (lp.status() != 0) lp.primal();
+    if (lp.status() != 0) {
+      throw SimulationError("sp_eir: Clp did not solve the bound's LP (status " + std::to_string(lp.status()) + ") for " +
+                            std::to_string(busy) + " busy and " + std::to_string(on) + " on nodes");
+    }
+    // Every inlet at the solution: the rows left out that it exceeds.
+    const double* col = lp.primalColumnSolution();
+    zone_w.setZero();
+    for (int p = 0; p < pools; ++p) {
+      const Pool& pool = pools_[std::size_t(p)];
+      zone_w(pool.zone) += (pool.busy_w - pool.idle_w) * col[1 + p] + (pool.idle_w - pool.off_w) * col[1 + pools + p];
+    }
+    const Eigen::VectorXd excess = share_ * col[0] + d_ * zone_w - rhs_;
+    std::vector<int> exceeded;
+    for (int i = 0; i < zones; ++i) {
+      if (!in_model[std::size_t(i)] && excess(i) > 1e-9) exceeded.push_back(i);
+    }
+    if (exceeded.empty()) return {col[0], compute_bound_w(busy, on)};
+    const auto most = std::min<std::ptrdiff_t>(32, std::ssize(exceeded));
+    std::partial_sort(exceeded.begin(), exceeded.begin() + most, exceeded.end(),
+                      [&](int a, int b) { return excess(a) > excess(b) || (excess(a) == excess(b) && a < b); });
+    exceeded.resize(std::size_t(most));
+    for (const int i : exceeded) in_model[std::size_t(i)] = 1;
+    add_rows(exceeded);
+  }
+}
+
+/// The inlets a pair's row generation starts from: those that limit the supply most (least
+/// rhs_i - rise_i over s_i, up to 16) when the nodes recirculating least heat per watt (D's column
+/// sums) are on and, of them, those recirculating least are busy: a placement like the LP's own.
+std::vector<int> SpEirBound::first_rows(std::int32_t busy, std::int32_t on) const {
+  const auto zones = static_cast<int>(d_.rows());
+  const auto pools = static_cast<int>(pools_.size());
+  if (recirculation_order_.empty()) {
+    const Eigen::VectorXd column_sum = d_.colwise().sum().transpose();
+    std::vector<int> order(static_cast<std::size_t>(pools));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      return column_sum(pools_[std::size_t(a)].zone) < column_sum(pools_[std::size_t(b)].zone);
+    });
+    recirculation_order_ = std::move(order);
+  }
+  Eigen::VectorXd zone_w = Eigen::VectorXd::Zero(zones);
+  std::int32_t to_busy = busy, to_on = on;
+  for (const int p : recirculation_order_) {
+    const Pool& pool = pools_[std::size_t(p)];
+    const std::int32_t b = std::min(to_busy, pool.count), o = std::min(to_on, pool.count);
+    zone_w(pool.zone) += (pool.busy_w - pool.idle_w) * b + (pool.idle_w - pool.off_w) * o;
+    to_busy -= b, to_on -= o;
+  }
+  const Eigen::VectorXd slack = ((rhs_ - d_ * zone_w).array() / share_.array()).matrix();
+  std::vector<int> rows(static_cast<std::size_t>(zones));
+  std::iota(rows.begin(), rows.end(), 0);
+  const auto most = std::min(16, zones);
+  std::partial_sort(rows.begin(), rows.begin() + most, rows.end(),
+                    [&](int a, int b) { return slack(a) < slack(b) || (slack(a) == slack(b) && a < b); });
+  rows.resize(std::size_t(most));
+  return rows;
+}
+
+double SpEirBound::compute_bound_w(std::int32_t busy, std::int32_t on) const {
+  const auto sum_smallest = [](const std::vector<double>& steps, std::int32_t k) {
+    return std::accumulate(steps.begin(), steps.begin() + std::min<std::ptrdiff_t>(k, std::ptrdiff_t(steps.size())),
+                           0.0);
+  };
+  return all_off_w_ + sum_smallest(on_steps_w_, on) + sum_smallest(busy_steps_w_, busy);
 }
 
 void SpEirBound::extend_chain(std::int32_t busy) {
@@ -87,7 +217,6 @@ std::unique_ptr<ClpSimplex> SpEirBound::build() const {
   col_lo[0] = -COIN_DBL_MAX;
   col_hi[0] = COIN_DBL_MAX;
   cost[0] = -1;  // Clp minimises
-  std::vector<double> base(zones, 0.0);  // every node off
   for (int kind = 0; kind < 2; ++kind) {  // 0: x (busy - idle), 1: y (idle - off)
     for (int p = 0; p < pools; ++p) {
       const Pool& pool = pools_[std::size_t(p)];
@@ -111,12 +240,9 @@ std::unique_ptr<ClpSimplex> SpEirBound::build() const {
   }
   const CoinPackedMatrix m(true, rows, columns, CoinBigIndex(value.size()), value.data(), index.data(), start.data(),
                            nullptr);
-  for (const Pool& pool : pools_) {
-    for (int i = 0; i < zones; ++i) base[std::size_t(i)] += d_(i, pool.zone) * pool.off_w * pool.count;
-  }
   for (int i = 0; i < zones; ++i) {
     row_lo[i] = -COIN_DBL_MAX;
-    row_hi[i] = redline_c_ - base[std::size_t(i)];
+    row_hi[i] = rhs_(i);
   }
   row_lo[zones] = row_hi[zones] = 0;  // the counts: set per solve
   row_lo[zones + 1] = row_hi[zones + 1] = 0;
@@ -147,11 +273,7 @@ MomentBound SpEirBound::solve(ClpSimplex& lp, std::int32_t busy, std::int32_t on
     throw SimulationError("sp_eir: Clp did not solve the bound's LP (status " + std::to_string(lp.status()) +
                           ") for " + std::to_string(busy) + " busy and " + std::to_string(on) + " on nodes");
   }
-  const auto sum_smallest = [](const std::vector<double>& steps, std::int32_t k) {
-    return std::accumulate(steps.begin(), steps.begin() + std::min<std::ptrdiff_t>(k, std::ptrdiff_t(steps.size())),
-                           0.0);
-  };
-  return {lp.primalColumnSolution()[0], all_off_w_ + sum_smallest(on_steps_w_, on) + sum_smallest(busy_steps_w_, busy)};
+  return {lp.primalColumnSolution()[0], compute_bound_w(busy, on)};
 }
 
 }  // namespace dcsweep

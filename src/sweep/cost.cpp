@@ -200,6 +200,16 @@ double mapping_cost(const ParamSet& p, const WorkloadShape& shape, const CostMod
   return model.rcb_per_leaf_term_s * mapped * work;
 }
 
+/// One switched-off pair's LP on a room of `zones` zones: log-log between the measured points
+/// (CostModel::sp_eir_off_lp_s), along the nearest segment's slope beyond them.
+double sp_eir_off_lp_s(double zones, const CostModel& model) {
+  const auto& at = model.sp_eir_off_lp_s;
+  std::size_t i = 1;
+  while (i + 1 < at.size() && zones > at[i].first) ++i;
+  const double slope = std::log(at[i].second / at[i - 1].second) / std::log(at[i].first / at[i - 1].first);
+  return at[i - 1].second * std::pow(zones / at[i - 1].first, slope);
+}
+
 double policy_cost(const ParamSet& p, const WorkloadShape& shape, const CostModel& model) {
   double cost = allocator_cost(p, shape, model) + mapping_cost(p, shape, model);
   const std::string& scheduler = p.text("scheduler");
@@ -215,12 +225,13 @@ double policy_cost(const ParamSet& p, const WorkloadShape& shape, const CostMode
       const double z2 = shape.dense_zones * shape.dense_zones;
       // every node on: the counts up to the most nodes busy at once, in turn (sim/sp_eir.hpp)
       cost += model.per_sp_eir_chain_lp_zone2_s * (std::min(shape.nodes, shape.node_sum) + 1) * z2;
-      // mtdp switches idle nodes off whatever idle_nodes_off says (its manage_power): a pair of
-      // counts from scratch per change, at most one per pair
+      // mtdp switches idle nodes off whatever idle_nodes_off says (its manage_power): an LP per
+      // distinct pair of counts, about one per job at first, fewer as the pairs met recur
       if (p.boolean("idle_nodes_off") || p.text("allocator") == "mtdp") {
-        const double pairs = std::min((shape.nodes + 1) * (shape.nodes + 2) / 2, model.sp_eir_counts_per_job * shape.jobs + 1);
-        const double knee = std::max(1.0, shape.dense_zones / model.sp_eir_lp_knee_zones);
-        cost += model.per_sp_eir_lp_zone2_s * pairs * z2 * knee * knee;
+        const double reach = model.sp_eir_pairs_scale * std::pow(shape.nodes, model.sp_eir_pairs_exponent);
+        const double pairs =
+            std::min((shape.nodes + 1) * (shape.nodes + 2) / 2, reach * (1 - std::exp(-shape.jobs / reach)) + 1);
+        cost += sp_eir_off_lp_s(shape.dense_zones, model) * pairs;
       }
     }
     if (p.text("thermostat_setting") == "peak") cost *= 2;  // a first pass finds the run's peak

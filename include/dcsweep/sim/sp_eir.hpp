@@ -12,7 +12,8 @@
 // optimum). The compute power is bounded below separately: every node off, plus the k_on
 // smallest idle - off steps, plus the k_busy smallest busy - idle steps.
 // One LP per distinct (k_busy, k_on) (COIN-OR Clp), kept. With every node on, k_busy = 0, 1, 2, ...
-// are solved in that order on one model, each warm from the last (the same values in every run).
+// are solved in that order on one model, each warm from the last (the same values in every run);
+// with nodes off, each pair by row generation over the inlets from the same first rows.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -53,10 +54,15 @@ class SpEirBound {
   /// The LP with the count rows' bounds left at 0 (solve sets them).
   std::unique_ptr<ClpSimplex> build() const;
   MomentBound solve(ClpSimplex& lp, std::int32_t busy, std::int32_t on, int start_finish) const;
+  MomentBound solve_by_rows(std::int32_t busy, std::int32_t on);
+  std::vector<int> first_rows(std::int32_t busy, std::int32_t on) const;
+  double compute_bound_w(std::int32_t busy, std::int32_t on) const;
 
   std::vector<Pool> pools_;
   Matrix d_;                  ///< D (zones x zones)
   Eigen::VectorXd share_;     ///< s_i
+  Eigen::VectorXd rhs_;       ///< T_red less the inlet's rise with every node off
+  mutable std::vector<int> recirculation_order_;  ///< pools by D's column sum, ascending (first_rows)
   double redline_c_;
   std::int32_t node_count_;
   std::vector<double> on_steps_w_, busy_steps_w_;  ///< per node, ascending

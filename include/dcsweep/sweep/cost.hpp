@@ -86,14 +86,20 @@ struct CostModel {
   /// node (on a large room most large ones: mtdp consolidates) costs only the grouping (fitted:
   /// banerjee-p4's room of 50 zones and oxley4320's of 4,320)
   double mtdp_per_k_z035_s = 7.7e-8;
-  /// sp_eir with nodes switched off: one LP from scratch per distinct (busy, on) count, x zones^2,
-  /// and x (zones / the knee)^2 above the knee (asu50: about 0.5 ms, a 360-zone room 15 ms,
-  /// oxley1080 1.04 s per LP; asu50's idle_nodes_off points of banerjee-p4 0.24-0.45 s)
-  double per_sp_eir_lp_zone2_s = 1.5e-7;
-  double sp_eir_lp_knee_zones = 600;
-  /// distinct (busy, on) counts with nodes switched off, per job, typically (2,000 CEA-Curie jobs:
-  /// 783 counts on a 360-zone room, 1,152 on oxley1080), and at most every pair
-  double sp_eir_counts_per_job = 0.6;
+  /// sp_eir with nodes switched off: one LP per distinct (busy, on) count, by row generation over
+  /// the inlets (sim/sp_eir.cpp), seconds per LP by zones as measured (2,000 KTH-SP2 or 100-600
+  /// CEA-Curie jobs, idle_nodes_off against the same point without): asu50, generated rooms of 2
+  /// rows of 5, 7, 10 and 15 racks of 36 nodes. Their cost rises steeply past about 400 zones,
+  /// where the first 16 rows no longer hold the optimum's and rows are added over several rounds
+  /// (oxley1080, 1,080 zones: 0.49 s).
+  std::array<std::pair<double, double>, 5> sp_eir_off_lp_s{
+      {{50, 3.2e-4}, {360, 7e-4}, {504, 1.5e-2}, {720, 0.12}, {1080, 0.67}}};
+  /// distinct (busy, on) counts with nodes switched off: reach x (1 - exp(-jobs / reach)), reach =
+  /// scale x nodes^exponent: about one per job in a short run, saturating as pairs recur (fitted:
+  /// asu50 436 for 3,000 KTH-SP2 jobs; a 360-zone room 783 and oxley1080 1,152 for 2,000 CEA-Curie
+  /// jobs, oxley1080 56, 114 and 399 for its first 60, 120 and 400); at most every pair
+  double sp_eir_pairs_scale = 80;
+  double sp_eir_pairs_exponent = 0.43;
   /// sp_eir with every node on: k_busy = 0, 1, ... solved in turn, each warm from the last, x zones^2
   /// (a 360-zone room 2.0 ms, oxley1080 23.5 ms per LP)
   double per_sp_eir_chain_lp_zone2_s = 1.5e-8;
