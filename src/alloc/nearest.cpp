@@ -800,7 +800,7 @@ std::int32_t NearestSearch::Impl::free_at_offsets(const std::uint64_t* row, std:
 std::int32_t NearestSearch::Impl::plane_ball_rows(int d, std::int32_t v, std::int32_t rho, const Offset& centre,
                                                   const std::array<std::int32_t, 3>& first,
                                                   const std::array<std::int32_t, 3>& last) {
-  const auto [lx, ly, lz] = grid_.dims();
+  const std::int32_t ly = grid_.dims()[1], lz = grid_.dims()[2];
   // The plane's first axis (x, or y in a plane of x) walked offset by offset; rows along the other.
   const int walked = d == 0 ? 1 : 0, row_axis = d == 2 ? 1 : 2;
   if (d == 2 && busy_cols_.empty()) build_busy_cols();
@@ -815,7 +815,6 @@ std::int32_t NearestSearch::Impl::plane_ball_rows(int d, std::int32_t v, std::in
     count += free_at_offsets(row, grid_.dims()[row_axis], centre[row_axis], std::max(first[std::size_t(row_axis)], -w),
                              std::min(last[std::size_t(row_axis)], w));
   }
-  (void)lx;
   return count;
 }
 
@@ -1037,6 +1036,10 @@ std::vector<NodeId> NearestSearch::Impl::by_pairwise_hops(NearestKind kind, cons
 }
 
 std::int64_t NearestSearch::Impl::centre_score(const Machine& machine, NodeId centre, std::int32_t k) {
+  if (k < 2 || k > machine.free_count() || centre < 0 || centre >= grid_.node_count()) {
+    throw InputError("centre_score: " + std::to_string(k) + " nodes around node " + std::to_string(centre) + " of " +
+                     std::to_string(machine.free_count()) + " free (needs 2 <= nodes <= free, a node of the grid)");
+  }
   const bool balls = prepare_pairwise(machine, k);
   const IdealShape* ideal = k >= 2 ? &ideal_shape(k) : nullptr;
   const std::int64_t s =

@@ -121,6 +121,10 @@ MomentBound SpEirBound::solve_by_rows(std::int32_t busy, std::int32_t on) {
   for (int round = 0;; ++round) {
     lp.dual(0, 0);
     if (lp.status() != 0) lp.primal();
+    if (lp.status() != 0) {  // as solve(): from a slack basis
+      lp.allSlackBasis(true);
+      lp.dual();
+    }
     if (lp.status() != 0) {
       throw SimulationError("sp_eir: Clp did not solve the bound's LP (status " + std::to_string(lp.status()) + ") for " +
                             std::to_string(busy) + " busy and " + std::to_string(on) + " on nodes");
@@ -144,6 +148,7 @@ MomentBound SpEirBound::solve_by_rows(std::int32_t busy, std::int32_t on) {
     exceeded.resize(std::size_t(most));
     for (const int i : exceeded) in_model[std::size_t(i)] = 1;
     add_rows(exceeded);
+    generated_rows_ += std::ssize(exceeded);
   }
 }
 

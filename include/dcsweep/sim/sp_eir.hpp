@@ -45,6 +45,8 @@ class SpEirBound {
   /// The bound for `busy` busy and `on` on nodes (0 <= busy <= on <= the node count, else
   /// SimulationError). After a SimulationError from Clp the object is not to be used again.
   const MomentBound& at(std::int32_t busy, std::int32_t on);
+  /// Inlet rows the pairs with nodes off added beyond their first ones, so far (tests, diagnostics).
+  std::int64_t generated_rows() const { return generated_rows_; }
 
  private:
   struct Pool {
@@ -70,6 +72,7 @@ class SpEirBound {
   std::map<std::pair<std::int32_t, std::int32_t>, MomentBound> cache_;
   std::unique_ptr<ClpSimplex> chain_;  ///< every node on: k_busy = 0, 1, ... solved in turn on it
   std::int32_t chain_next_ = 0;        ///< the next k_busy of the chain
+  std::int64_t generated_rows_ = 0;
   /// Solves the chain up to `busy`.
   void extend_chain(std::int32_t busy);
 };
