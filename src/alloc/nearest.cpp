@@ -839,7 +839,8 @@ void NearestSearch::Impl::build_busy_cols() {
 std::int32_t NearestSearch::Impl::radius_beyond_tables(const Offset& centre, std::int32_t k,
                                                        const std::array<std::int32_t, 3>& first,
                                                        const std::array<std::int32_t, 3>& last, std::int32_t& inside) {
-  const auto [lx, ly, lz] = grid_.dims();
+  // (not a structured binding: the lambda below reads ly, which clang before 16 cannot capture)
+  const std::int32_t lx = grid_.dims()[0], ly = grid_.dims()[1], lz = grid_.dims()[2];
   const std::int32_t* along_x = shifted_[0].data() + lx + centre[0];
   const std::int32_t* along_y = shifted_[1].data() + ly + centre[1];
   const std::int32_t* along_z = shifted_[2].data() + lz + centre[2];
