@@ -954,16 +954,33 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
   const auto min_attach = grid_.torus() ? min_torus_attach : min_line_attach;
   const std::int64_t lower = score + std::int64_t{m} * (min_attach(ball_axes_[1].count) + min_attach(ball_axes_[2].count));
   if (lower >= bound) return lower;
-  // Exact: the shell's first m free nodes along y and z.
-  left = m;
+  // Exact: the shell's first m free nodes along y and z, in l1_order_'s order: plane by plane in
+  // x order, as many as the x pass took of each (whole rings, then the one taken in part), a
+  // plane's ring by y, then z (-w before +w), read from the rows of busy bits.
   auto& cy = ball_axes_[1].count;
   auto& cz = ball_axes_[2].count;
-  walk(std::span<const Offset>(l1_order_).subspan(std::size_t(l1_start_[std::size_t(R)])), centre,
-       [&](NodeId n, const Offset& c) {
-         if (!machine.is_free(n)) return true;
-         ++cy[std::size_t(c[1])], ++cz[std::size_t(c[2])];
-         return --left > 0;
-       });
+  const std::int32_t ly = grid_.dims()[1], lz = grid_.dims()[2];
+  const std::int32_t* along_y = shifted_[1].data() + ly + centre[1];
+  const std::int32_t* along_z = shifted_[2].data() + lz + centre[2];
+  left = m;
+  for (std::int32_t o = x_lo; o <= x_hi && left > 0; ++o) {
+    std::int32_t take = std::min(ring_[std::size_t(o + R)], left);
+    left -= take;
+    const std::int32_t s = R - std::abs(o);
+    const std::uint64_t* plane = busy_rows_.data() + std::size_t(along_x[o]) * std::size_t(ly) * std::size_t(row_words_);
+    for (std::int32_t oy = std::max(first[1], -s); take > 0 && oy <= std::min(last[1], s); ++oy) {
+      const std::int32_t y = along_y[oy], w = s - std::abs(oy);
+      const std::uint64_t* row = plane + std::size_t(y) * std::size_t(row_words_);
+      auto visit = [&](std::int32_t oz) {
+        if (take == 0 || oz < first[2] || oz > last[2]) return;
+        const std::int32_t z = along_z[oz];
+        if ((row[z / 64] >> (z % 64)) & 1U) return;  // busy
+        ++cy[std::size_t(y)], ++cz[std::size_t(z)], --take;
+      };
+      if (w > 0) visit(-w);
+      visit(w);
+    }
+  }
   return x + axis_pair_distance_sum(ball_axes_[1]) + axis_pair_distance_sum(ball_axes_[2]);
 }
 
