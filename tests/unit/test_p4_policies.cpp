@@ -327,7 +327,7 @@ TEST(P4SpEir, WithEveryNodeOnACountsBoundIsTheLpsOptimumWhateverOrderTheCountsCo
 }
 
 TEST(P4SpEir, WithNodesOffAPairsBoundIsTheFullLpsOptimumFromItsFewRows) {
-  // A pair with nodes off is solved by row generation: its LP starts from 16 of the inlets' rows
+  // A pair with nodes off is solved by row generation: its LP starts from 8 of the inlets' rows
   // and adds those its solution exceeds until none is. The optimum must be the full LP's (every
   // inlet's row, built here node by node and solved by the primal from scratch), for pairs from
   // one node on to all but one: in a room of 72 node-level zones, in one of 160 nodes in zones of
@@ -365,7 +365,7 @@ TEST(P4SpEir, WithNodesOffAPairsBoundIsTheFullLpsOptimumFromItsFewRows) {
       EXPECT_EQ(after_others.at(busy, on).supply_bound_c, value) << busy << " busy, " << on << " on";
     }
     if (random_d) {
-      EXPECT_GE(alone.generated_rows(), 40);  // the rounds ran (the first 16 rows fell short)
+      EXPECT_GE(alone.generated_rows(), 40);  // the rounds ran (the first 8 rows fell short)
     }
   }
 }

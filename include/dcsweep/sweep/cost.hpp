@@ -90,11 +90,11 @@ struct CostModel {
   /// the inlets (sim/sp_eir.cpp), seconds per LP by zones as measured (2,000 KTH-SP2 or 100-600
   /// CEA-Curie jobs, idle_nodes_off against the same point without): asu50, generated rooms of 2
   /// rows of 5, 7, 10 and 15 racks of 36 nodes. Their cost rises steeply past about 400 zones,
-  /// where the first 16 rows no longer hold the optimum's and rows are added over several rounds
-  /// (the 1,080-zone point is the generated room's 0.67 s; oxley1080 itself 0.49 s). Beyond 1,080
-  /// zones (up to kSpEirMaxZones) the last segment's slope, unmeasured: 2,048 zones about 10 s.
+  /// where the first 8 rows no longer hold the optimum's and rows are added over many rounds
+  /// (the 1,080-zone point is the generated room's 0.61 s; oxley1080 itself about 0.35 s). Beyond
+  /// 1,080 zones (up to kSpEirMaxZones) the last segment's slope, unmeasured: 2,048 zones about 10 s.
   std::array<std::pair<double, double>, 5> sp_eir_off_lp_s{
-      {{50, 3.2e-4}, {360, 7e-4}, {504, 1.5e-2}, {720, 0.12}, {1080, 0.67}}};
+      {{50, 3.2e-4}, {360, 7e-4}, {504, 1.1e-2}, {720, 0.1}, {1080, 0.61}}};
   /// distinct (busy, on) counts with nodes switched off: reach x (1 - exp(-jobs / reach)), reach =
   /// scale x nodes^exponent: about one per job in a short run, saturating as pairs recur (fitted:
   /// asu50 436 for 3,000 KTH-SP2 jobs; a 360-zone room 783 and oxley1080 1,152 for 2,000 CEA-Curie
