@@ -55,6 +55,14 @@ void sort_ids(std::vector<NodeId>& ids, std::int32_t limit) {
   }
 }
 
+/// Word `word` of a row of bits, kept to the bits of coordinates a..e.
+std::uint64_t row_bits_between(const std::uint64_t* row, std::int32_t word, std::int32_t a, std::int32_t e) {
+  std::uint64_t bits = row[word];
+  if (word == a / 64) bits &= ~std::uint64_t{0} << (a % 64);
+  if (word == e / 64 && e % 64 != 63) bits &= (std::uint64_t{1} << (e % 64 + 1)) - 1;
+  return bits;
+}
+
 /// Pairwise hops of the nodes counted in three axis histograms.
 std::int64_t pair_hops(const std::array<AxisHistogram, 3>& axes) {
   std::int64_t total = 0;
@@ -565,9 +573,7 @@ std::int64_t NearestSearch::Impl::shape_score(const Machine& machine, const Offs
       // Busy z in [a, e] (coordinates), whose offset from the centre is `first` + (z - a).
       auto scan = [&](std::int32_t a, std::int32_t e, std::int32_t first) {
         for (std::int32_t word = a / 64; word <= e / 64; ++word) {
-          std::uint64_t bits = row[word];
-          if (word == a / 64) bits &= ~std::uint64_t{0} << (a % 64);
-          if (word == e / 64 && e % 64 != 63) bits &= (std::uint64_t{1} << (e % 64 + 1)) - 1;
+          std::uint64_t bits = row_bits_between(row, word, a, e);
           while (bits) {
             const std::int32_t z = word * 64 + std::countr_zero(bits);
             bits &= bits - 1;
@@ -775,12 +781,7 @@ bool NearestSearch::Impl::shell_as_ideal(const Machine& machine, const Offset& c
 /// Free nodes at coordinates a..e (0 <= a <= e < 64 x words) of a row of busy bits.
 std::int32_t NearestSearch::Impl::free_between(const std::uint64_t* row, std::int32_t a, std::int32_t e) {
   std::int32_t busy = 0;
-  for (std::int32_t word = a / 64; word <= e / 64; ++word) {
-    std::uint64_t bits = row[word];
-    if (word == a / 64) bits &= ~std::uint64_t{0} << (a % 64);
-    if (word == e / 64 && e % 64 != 63) bits &= (std::uint64_t{1} << (e % 64 + 1)) - 1;
-    busy += std::popcount(bits);
-  }
+  for (std::int32_t word = a / 64; word <= e / 64; ++word) busy += std::popcount(row_bits_between(row, word, a, e));
   return e - a + 1 - busy;
 }
 
@@ -1059,10 +1060,10 @@ std::int64_t NearestSearch::Impl::centre_score(const Machine& machine, NodeId ce
                      std::to_string(machine.free_count()) + " free (needs 2 <= nodes <= free, a node of the grid)");
   }
   const bool balls = prepare_pairwise(machine, k);
-  const IdealShape* ideal = k >= 2 ? &ideal_shape(k) : nullptr;
+  const IdealShape& ideal = ideal_shape(k);
   const std::int64_t s =
-      pairwise_score(machine, grid_.coordinate(centre), k, ideal, balls, std::numeric_limits<std::int64_t>::max());
-  return s == kIdealShape ? ideal->score : s;
+      pairwise_score(machine, grid_.coordinate(centre), k, &ideal, balls, std::numeric_limits<std::int64_t>::max());
+  return s == kIdealShape ? ideal.score : s;
 }
 
 // ---- public ------------------------------------------------------------------------------------

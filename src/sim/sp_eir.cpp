@@ -36,6 +36,13 @@ SpEirBound::SpEirBound(const Platform& platform, const NodePowerTable& power, co
   Eigen::VectorXd off_zone_w = Eigen::VectorXd::Zero(zones);
   for (const Pool& pool : pools_) off_zone_w(pool.zone) += pool.off_w * pool.count;
   rhs_ = Eigen::VectorXd::Constant(zones, redline_c) - d_ * off_zone_w;
+  // The pools by heat recirculated per watt (D's column sums), ascending: first_rows' placement.
+  const Eigen::VectorXd column_sum = d_.colwise().sum().transpose();
+  recirculation_order_.resize(pools_.size());
+  std::iota(recirculation_order_.begin(), recirculation_order_.end(), 0);
+  std::stable_sort(recirculation_order_.begin(), recirculation_order_.end(), [&](int a, int b) {
+    return column_sum(pools_[std::size_t(a)].zone) < column_sum(pools_[std::size_t(b)].zone);
+  });
 }
 
 SpEirBound::~SpEirBound() = default;
@@ -109,7 +116,7 @@ MomentBound SpEirBound::solve_by_rows(std::int32_t busy, std::int32_t on) {
       for (int kind = 0; kind < 2; ++kind) {
         for (int p = 0; p < pools; ++p) {
           const Pool& pool = pools_[std::size_t(p)];
-          const double a = d_(i, pool.zone) * (kind == 0 ? pool.busy_w - pool.idle_w : pool.idle_w - pool.off_w);
+          const double a = d_(i, pool.zone) * (kind == 0 ? pool.busy_step_w() : pool.on_step_w());
           if (a != 0) column.push_back(1 + kind * pools + p), element.push_back(a);
         }
       }
@@ -121,22 +128,13 @@ MomentBound SpEirBound::solve_by_rows(std::int32_t busy, std::int32_t on) {
   add_rows(rows);
   Eigen::VectorXd zone_w(zones);
   for (int round = 0;; ++round) {
-    lp.dual(0, 0);
-    if (lp.status() != 0) lp.primal();
-    if (lp.status() != 0) {  // as solve(): from a slack basis
-      lp.allSlackBasis(true);
-      lp.dual();
-    }
-    if (lp.status() != 0) {
-      throw SimulationError("sp_eir: Clp did not solve the bound's LP (status " + std::to_string(lp.status()) + ") for " +
-                            std::to_string(busy) + " busy and " + std::to_string(on) + " on nodes");
-    }
+    run_clp(lp, busy, on, 0);
     // Every inlet at the solution: the rows left out that it exceeds.
     const double* col = lp.primalColumnSolution();
     zone_w.setZero();
     for (int p = 0; p < pools; ++p) {
       const Pool& pool = pools_[std::size_t(p)];
-      zone_w(pool.zone) += (pool.busy_w - pool.idle_w) * col[1 + p] + (pool.idle_w - pool.off_w) * col[1 + pools + p];
+      zone_w(pool.zone) += pool.busy_step_w() * col[1 + p] + pool.on_step_w() * col[1 + pools + p];
     }
     const Eigen::VectorXd excess = share_ * col[0] + d_ * zone_w - rhs_;
     std::vector<int> exceeded;
@@ -159,22 +157,12 @@ MomentBound SpEirBound::solve_by_rows(std::int32_t busy, std::int32_t on) {
 /// sums) are on and, of them, those recirculating least are busy: a placement like the LP's own.
 std::vector<int> SpEirBound::first_rows(std::int32_t busy, std::int32_t on) const {
   const auto zones = static_cast<int>(d_.rows());
-  const auto pools = static_cast<int>(pools_.size());
-  if (recirculation_order_.empty()) {
-    const Eigen::VectorXd column_sum = d_.colwise().sum().transpose();
-    std::vector<int> order(static_cast<std::size_t>(pools));
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-      return column_sum(pools_[std::size_t(a)].zone) < column_sum(pools_[std::size_t(b)].zone);
-    });
-    recirculation_order_ = std::move(order);
-  }
   Eigen::VectorXd zone_w = Eigen::VectorXd::Zero(zones);
   std::int32_t to_busy = busy, to_on = on;
   for (const int p : recirculation_order_) {
     const Pool& pool = pools_[std::size_t(p)];
     const std::int32_t b = std::min(to_busy, pool.count), o = std::min(to_on, pool.count);
-    zone_w(pool.zone) += (pool.busy_w - pool.idle_w) * b + (pool.idle_w - pool.off_w) * o;
+    zone_w(pool.zone) += pool.busy_step_w() * b + pool.on_step_w() * o;
     to_busy -= b, to_on -= o;
   }
   const Eigen::VectorXd slack = ((rhs_ - d_ * zone_w).array() / share_.array()).matrix();
@@ -227,7 +215,7 @@ std::unique_ptr<ClpSimplex> SpEirBound::build() const {
   for (int kind = 0; kind < 2; ++kind) {  // 0: x (busy - idle), 1: y (idle - off)
     for (int p = 0; p < pools; ++p) {
       const Pool& pool = pools_[std::size_t(p)];
-      const double step = kind == 0 ? pool.busy_w - pool.idle_w : pool.idle_w - pool.off_w;
+      const double step = kind == 0 ? pool.busy_step_w() : pool.on_step_w();
       for (int i = 0; i < zones; ++i) {
         const double a = d_(i, pool.zone) * step;
         if (a != 0) {
@@ -266,10 +254,17 @@ std::unique_ptr<ClpSimplex> SpEirBound::build() const {
 MomentBound SpEirBound::solve(ClpSimplex& lp, std::int32_t busy, std::int32_t on, int start_finish) const {
   // start_finish, Clp's: 0 a fresh model; 1 a chain's first solve (its work areas and
   // factorisation kept at the end); 7 the chain's next ones (from the last optimal basis and its
-  // factorisation). After numerical trouble, the primal from there, then from a slack basis.
+  // factorisation).
   const auto zones = static_cast<int>(d_.rows());
   lp.setRowBounds(zones, busy, busy);
   lp.setRowBounds(zones + 1, on, on);
+  run_clp(lp, busy, on, start_finish);
+  return {lp.primalColumnSolution()[0], compute_bound_w(busy, on)};
+}
+
+/// The dual simplex with Clp's start_finish options; after numerical trouble the primal from
+/// there, then the dual from a slack basis; a SimulationError if none solves it.
+void SpEirBound::run_clp(ClpSimplex& lp, std::int32_t busy, std::int32_t on, int start_finish) {
   lp.dual(0, start_finish);
   if (lp.status() != 0) lp.primal();
   if (lp.status() != 0) {
@@ -280,7 +275,6 @@ MomentBound SpEirBound::solve(ClpSimplex& lp, std::int32_t busy, std::int32_t on
     throw SimulationError("sp_eir: Clp did not solve the bound's LP (status " + std::to_string(lp.status()) +
                           ") for " + std::to_string(busy) + " busy and " + std::to_string(on) + " on nodes");
   }
-  return {lp.primalColumnSolution()[0], compute_bound_w(busy, on)};
 }
 
 }  // namespace dcsweep

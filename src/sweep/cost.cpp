@@ -177,7 +177,7 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
 /// plan the queue; parm solves its ILP (parm_cost); a thermostat CRAC switches modes and sets Eq. 6 at every change, and on a
 /// room with D the sp_eir bound solves one LP per distinct (busy, on) count of nodes (with every
 /// node on, the busy counts up to the most at once in turn, each warm from the last; with idle
-/// nodes switched off, one from scratch per pair met).
+/// nodes switched off, one per pair met, by row generation over the inlets).
 /// task_mapping rcb maps every job it starts (and meng_relative the best allocation of each size
 /// and pattern it meets, twice: mc1x1's and genalg's); a pattern without a task graph needs none.
 double mapping_cost(const ParamSet& p, const WorkloadShape& shape, const CostModel& model) {

@@ -52,6 +52,8 @@ class SpEirBound {
   struct Pool {
     std::int32_t zone, count;
     double off_w, idle_w, busy_w;
+    double busy_step_w() const { return busy_w - idle_w; }  ///< x_p's power per node
+    double on_step_w() const { return idle_w - off_w; }     ///< y_p's power per node
   };
   /// The LP with the count rows' bounds left at 0 (solve sets them).
   std::unique_ptr<ClpSimplex> build() const;
@@ -59,12 +61,13 @@ class SpEirBound {
   MomentBound solve_by_rows(std::int32_t busy, std::int32_t on);
   std::vector<int> first_rows(std::int32_t busy, std::int32_t on) const;
   double compute_bound_w(std::int32_t busy, std::int32_t on) const;
+  static void run_clp(ClpSimplex& lp, std::int32_t busy, std::int32_t on, int start_finish);
 
   std::vector<Pool> pools_;
   Matrix d_;                  ///< D (zones x zones)
   Eigen::VectorXd share_;     ///< s_i
   Eigen::VectorXd rhs_;       ///< T_red less the inlet's rise with every node off
-  mutable std::vector<int> recirculation_order_;  ///< pools by D's column sum, ascending (first_rows)
+  std::vector<int> recirculation_order_;  ///< pools by D's column sum, ascending (first_rows)
   double redline_c_;
   std::int32_t node_count_;
   std::vector<double> on_steps_w_, busy_steps_w_;  ///< per node, ascending
