@@ -35,6 +35,14 @@ namespace {
 /// 8-34% less long).
 constexpr std::int32_t kBallMinNodes = 8;
 
+/// The plane tables hold balls of volume ball_reach x k / (free share) nodes: enough for most of
+/// the kind's centres (those that need more are scored from rows of busy bits, slower). MM's
+/// centres include busy nodes in busy regions, far from k free nodes: on intrepid, the 512-node
+/// decisions of CEA-Curie from record 10,500 (one core, medians) took 41 ms at 3, 29 at 6, 26 at
+/// 10, 26 at 15 and 29 at 25 (the tables' build grows with the radius); Genalg's centres are free:
+/// 13.6, 14.7, 15.3, 16.0 ms. Oxley4320's decisions the same at each.
+double ball_reach(NearestKind kind) { return kind == NearestKind::mm ? 10.0 : 3.0; }
+
 /// ball_score's answer for a centre that collects the ideal shape (scores are at least 0).
 constexpr std::int64_t kIdealShape = -2;
 
@@ -76,7 +84,7 @@ struct NearestSearch::Impl {
   explicit Impl(const Platform& platform);
 
   std::vector<NodeId> allocate(NearestKind kind, const Machine& machine, std::int32_t k);
-  std::int64_t centre_score(const Machine& machine, NodeId centre, std::int32_t k);
+  std::int64_t centre_score(NearestKind kind, const Machine& machine, NodeId centre, std::int32_t k);
   void mc1x1_around(const Machine& machine, NodeId centre, std::int32_t k, std::vector<NodeId>& out) const {
     collect(shell_order_, machine, grid_.coordinate(centre), k, out);
   }
@@ -128,7 +136,7 @@ struct NearestSearch::Impl {
     std::size_t partial_begin = 0, partial_end = 0;
   };
   const IdealShape& ideal_shape(std::int32_t k);
-  bool prepare_pairwise(const Machine& machine, std::int32_t k);
+  bool prepare_pairwise(NearestKind kind, const Machine& machine, std::int32_t k);
   std::int64_t pairwise_score(const Machine& machine, const Offset& centre, std::int32_t k, const IdealShape* ideal,
                               bool balls, std::int64_t bound);
   bool box_all_free(const Offset& centre, std::int32_t r) const;
@@ -137,7 +145,7 @@ struct NearestSearch::Impl {
                            std::int64_t bound);
   // MM, Genalg: balls from per-plane tables
   void build_ball_tables(std::int32_t rho);
-  std::int32_t ball_radius(std::int32_t k, std::int32_t free) const;
+  std::int32_t ball_radius(NearestKind kind, std::int32_t k, std::int32_t free) const;
   /// kIdealShape where the centre collects the ideal shape (l1_order_'s first k offsets all free).
   std::int64_t ball_score(const Machine& machine, const Offset& centre, std::int32_t k, const IdealShape& ideal,
                           std::int64_t bound);
@@ -674,25 +682,29 @@ std::int64_t min_torus_attach(const std::vector<std::int64_t>& count) {
 
 }  // namespace
 
-/// The least radius whose tables the decision builds: balls of volume 3 k / (free share), enough
-/// for most centres (those that need more are scored as before).
-std::int32_t NearestSearch::Impl::ball_radius(std::int32_t k, std::int32_t free) const {
-  const double want = 3.0 * double(k) * double(grid_.node_count()) / std::max(1, free);
+/// The least radius whose tables the decision builds: balls of volume ball_reach x k / (free share).
+std::int32_t NearestSearch::Impl::ball_radius(NearestKind kind, std::int32_t k, std::int32_t free) const {
+  const double want = ball_reach(kind) * double(k) * double(grid_.node_count()) / std::max(1, free);
   std::int32_t rho = 0;
   while (rho + 1 < std::ssize(ball_volume_) && double(ball_volume_[std::size_t(rho)]) < want) ++rho;
   return rho;
 }
 
-/// From free_ (build_prefix first). Lines along b are counted within each distance u of every
-/// b, then a plane's ball of radius r at (a, b) sums the lines a +- s within r - s: loops along b,
-/// which the compiler vectorizes. On a mesh a line is padded with busy nodes beyond its ends, and
-/// lines a +- s beyond the plane's edges read a row of zeros.
+/// From free_ (build_prefix first). On a torus, balls of radius r with 2 r below both of the
+/// plane's lengths (they do not wrap onto themselves) come from the two smaller ones:
+///   D_r(a, b) = D_{r-1}(a - 1, b) + D_{r-1}(a + 1, b) - D_{r-2}(a, b) + f(a, b +- (r - 1)) + f(a, b +- r)
+/// (the two balls of radius r - 1 overlap in D_{r-2}(a, b) and miss the four points of line a;
+/// r = 1: f(a, b) and f(a, b +- 1)), O(1) a cell. The wider ones, and every ball of a mesh: lines
+/// along b are counted within each distance u of every b, then a plane's ball of radius r at
+/// (a, b) sums the lines a +- s within r - s. Both loop along b, which the compiler vectorizes;
+/// counts are mod 2^16 on the way (a ball's count fits). On a mesh a line is padded with busy
+/// nodes beyond its ends, and lines a +- s beyond the plane's edges read a row of zeros.
 void NearestSearch::Impl::build_ball_tables(std::int32_t rho) {
   const auto dims = grid_.dims();
   const bool torus = grid_.torus();
   ball_rho_ = rho;
   inside_.resize(std::size_t(2 * rho + 1)), ring_.resize(std::size_t(2 * rho + 1));
-  std::vector<std::uint16_t> line;  // one line's free flags, from -lb to 2 lb
+  std::vector<std::uint16_t> lines;  // per line a, its free flags from -lb to 2 lb
   std::vector<std::size_t> wrap_a;
   for (int d = 0; d < 3; ++d) {
     PlaneTable& t = ball_[std::size_t(d)];
@@ -701,35 +713,42 @@ void NearestSearch::Impl::build_ball_tables(std::int32_t rho) {
     // The widest ball of a plane, and of a line (a larger radius counts the same nodes).
     t.cap = std::min(rho, torus ? la / 2 + half_b : la - 1 + lb - 1);
     t.plane = std::size_t(la) * std::size_t(lb);
-    t.count.assign(std::size_t(dims[d]) * std::size_t(t.cap + 1) * t.plane, 0);
+    t.count.resize(std::size_t(dims[d]) * std::size_t(t.cap + 1) * t.plane);
+    // Radii up to `direct` by the recurrence (none on a mesh), the others from lines.
+    const std::int32_t direct = torus ? std::min(t.cap, (std::min(la, lb) - 1) / 2) : -1;
     // row_count_[(a * (tb + 1) + u) * lb + b]: free nodes of line a within distance u of b; line
     // la: none (a mesh's lines beyond its edges)
     const std::int32_t tb = std::min(t.cap, torus ? half_b : lb - 1);
     const std::size_t ub = std::size_t(lb), row_stride = std::size_t(tb + 1) * ub;
-    row_count_.assign(std::size_t(la + 1) * row_stride, 0);
-    line.assign(3 * ub, 0);
+    if (t.cap > direct) row_count_.assign(std::size_t(la + 1) * row_stride, 0);
+    lines.assign(3 * ub * std::size_t(la), 0);
     wrap_a.resize(3 * std::size_t(la));
     for (std::int32_t a = -la; a < 2 * la; ++a) {
       wrap_a[std::size_t(a + la)] = torus ? std::size_t((a + la) % la) : std::size_t(a >= 0 && a < la ? a : la);
     }
+    auto slice = [&](std::int32_t v, std::int32_t r) {
+      return t.count.data() + (std::size_t(v) * std::size_t(t.cap + 1) + std::size_t(r)) * t.plane;
+    };
     Offset p{};
     for (std::int32_t v = 0; v < dims[d]; ++v) {
       p[d] = v;
       for (std::int32_t a = 0; a < la; ++a) {
         p[t.a] = a;
+        std::uint16_t* line = lines.data() + 3 * ub * std::size_t(a);
         for (std::int32_t b = 0; b < lb; ++b) {
           p[t.b] = b;
           const std::uint16_t f = free_[std::size_t((p[0] * dims[1] + p[1]) * dims[2] + p[2])];
           line[ub + std::size_t(b)] = f;
           if (torus) line[std::size_t(b)] = line[2 * ub + std::size_t(b)] = f;
         }
+        if (t.cap <= direct) continue;
         std::uint16_t* rows = row_count_.data() + std::size_t(a) * row_stride;
         for (std::size_t b = 0; b < ub; ++b) rows[b] = line[ub + b];
         for (std::int32_t u = 1; u <= tb; ++u) {
           std::uint16_t* now = rows + std::size_t(u) * ub;
           const std::uint16_t* before = now - ub;
-          const std::uint16_t* ahead = line.data() + ub + std::size_t(u);
-          const std::uint16_t* behind = line.data() + ub - std::size_t(u);
+          const std::uint16_t* ahead = line + ub + std::size_t(u);
+          const std::uint16_t* behind = line + ub - std::size_t(u);
           if (!torus || 2 * u != lb) {
             for (std::size_t b = 0; b < ub; ++b) now[b] = std::uint16_t(before[b] + ahead[b] + behind[b]);
           } else {
@@ -737,8 +756,33 @@ void NearestSearch::Impl::build_ball_tables(std::int32_t rho) {
           }
         }
       }
-      for (std::int32_t r = 0; r <= t.cap; ++r) {
-        std::uint16_t* out = t.count.data() + (std::size_t(v) * std::size_t(t.cap + 1) + std::size_t(r)) * t.plane;
+      for (std::int32_t r = 0; r <= direct; ++r) {
+        std::uint16_t* out = slice(v, r);
+        for (std::int32_t a = 0; a < la; ++a) {
+          std::uint16_t* at = out + std::size_t(a) * ub;
+          const std::uint16_t* f = lines.data() + 3 * ub * std::size_t(a) + ub;
+          if (r == 0) {
+            std::copy(f, f + ub, at);
+            continue;
+          }
+          const std::uint16_t* below = slice(v, r - 1) + wrap_a[std::size_t(a - 1 + la)] * ub;
+          const std::uint16_t* above = slice(v, r - 1) + wrap_a[std::size_t(a + 1 + la)] * ub;
+          if (r == 1) {
+            for (std::size_t b = 0; b < ub; ++b) {
+              at[b] = std::uint16_t(below[b] + above[b] + f[b - 1] + f[b] + f[b + 1]);
+            }
+            continue;
+          }
+          const std::uint16_t* middle = slice(v, r - 2) + std::size_t(a) * ub;
+          const std::uint16_t *near_lo = f - (r - 1), *near_hi = f + (r - 1), *far_lo = f - r, *far_hi = f + r;
+          for (std::size_t b = 0; b < ub; ++b) {
+            at[b] = std::uint16_t(below[b] + above[b] - middle[b] + near_lo[b] + near_hi[b] + far_lo[b] + far_hi[b]);
+          }
+        }
+      }
+      for (std::int32_t r = direct + 1; r <= t.cap; ++r) {
+        std::uint16_t* out = slice(v, r);
+        std::fill(out, out + t.plane, std::uint16_t{0});
         for (std::int32_t s = 0; s <= std::min(r, torus ? la / 2 : la - 1); ++s) {
           // r - s > tb only when tb is the line's widest (lb / 2 on a torus, lb - 1 on a mesh)
           const std::size_t u = std::size_t(std::min(r - s, tb));
@@ -1004,7 +1048,7 @@ bool NearestSearch::Impl::box_all_free(const Offset& centre, std::int32_t r) con
 
 /// The per-decision state the scores read (the prefix table, rows of busy bits, the plane
 /// tables); whether the centres are scored from balls.
-bool NearestSearch::Impl::prepare_pairwise(const Machine& machine, std::int32_t k) {
+bool NearestSearch::Impl::prepare_pairwise(NearestKind kind, const Machine& machine, std::int32_t k) {
   if (k < 2) return false;
   build_prefix(machine), build_busy_rows(), busy_cols_.clear();
   // Centres are scored from balls (ball_score) on grids whose planes' counts fit 16 bits: on a
@@ -1012,7 +1056,7 @@ bool NearestSearch::Impl::prepare_pairwise(const Machine& machine, std::int32_t 
   // jobs of 2-63 nodes took 10-40% longer scored as before), on a torus from kBallMinNodes.
   const bool balls = (k >= kBallMinNodes || !grid_.torus()) &&
                      std::int64_t{grid_.node_count()} / std::min({grid_.dims()[0], grid_.dims()[1], grid_.dims()[2]}) < (1 << 16);
-  if (balls) build_ball_tables(ball_radius(k, machine.free_count()));
+  if (balls) build_ball_tables(ball_radius(kind, k, machine.free_count()));
   return balls;
 }
 
@@ -1038,7 +1082,7 @@ std::vector<NodeId> NearestSearch::Impl::by_pairwise_hops(NearestKind kind, cons
   // scored without a walk, the later ones only tie (ties keep the earlier). The others are scored
   // from the balls (centres beyond the tables from rows of bits), the shape (shape_score) or,
   // failing those, walked.
-  const bool balls = prepare_pairwise(machine, k);
+  const bool balls = prepare_pairwise(kind, machine, k);
   const IdealShape* ideal = k >= 2 ? &ideal_shape(k) : nullptr;
   bool ideal_seen = false;
   for (const Offset& centre : centres(kind, machine)) {
@@ -1054,12 +1098,13 @@ std::vector<NodeId> NearestSearch::Impl::by_pairwise_hops(NearestKind kind, cons
   return collect(l1_order_, machine, best_centre, k);
 }
 
-std::int64_t NearestSearch::Impl::centre_score(const Machine& machine, NodeId centre, std::int32_t k) {
+std::int64_t NearestSearch::Impl::centre_score(NearestKind kind, const Machine& machine, NodeId centre, std::int32_t k) {
+  if (kind == NearestKind::mc1x1) throw InputError("centre_score: mm and genalg score centres by pairwise hops, not mc1x1");
   if (k < 2 || k > machine.free_count() || centre < 0 || centre >= grid_.node_count()) {
     throw InputError("centre_score: " + std::to_string(k) + " nodes around node " + std::to_string(centre) + " of " +
                      std::to_string(machine.free_count()) + " free (needs 2 <= nodes <= free, a node of the grid)");
   }
-  const bool balls = prepare_pairwise(machine, k);
+  const bool balls = prepare_pairwise(kind, machine, k);
   const IdealShape& ideal = ideal_shape(k);
   const std::int64_t s =
       pairwise_score(machine, grid_.coordinate(centre), k, &ideal, balls, std::numeric_limits<std::int64_t>::max());
@@ -1091,8 +1136,8 @@ void NearestSearch::mc1x1_around_unsorted(const Machine& machine, NodeId centre,
 
 void NearestSearch::sort_ascending(std::vector<NodeId>& ids) const { impl_->sort_ascending(ids); }
 
-std::int64_t NearestSearch::centre_score(const Machine& machine, NodeId centre, std::int32_t nodes) {
-  return impl_->centre_score(machine, centre, nodes);
+std::int64_t NearestSearch::centre_score(NearestKind kind, const Machine& machine, NodeId centre, std::int32_t nodes) {
+  return impl_->centre_score(kind, machine, centre, nodes);
 }
 
 bool NearestSearch::prepare_zone_counts(const Machine& machine, std::span<const std::int32_t> zone_of_node,

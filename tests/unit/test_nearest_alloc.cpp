@@ -330,7 +330,7 @@ TEST(Nearest, EveryCentresScoreEqualsTheDefinitionWhereBallsReachBeyondTheTables
     bool at_top = false;
   };
   RngStream rng({79, 0, 0}, StreamPurpose::allocator);
-  int beyond = 0;
+  int beyond = 0, beyond_mm = 0;  // centres beyond the tables of Genalg's radius, of MM's
   for (const Case& c : {Case{NetworkKind::torus, {12, 12, 12}, {9, 9, 9}}, Case{NetworkKind::torus, {13, 11, 10}, {10, 9, 7}, true},
                         Case{NetworkKind::torus, {14, 6, 9}, {11, 6, 6}}, Case{NetworkKind::mesh, {10, 12, 9}, {8, 9, 7}},
                         Case{NetworkKind::mesh, {4, 12, 14}, {4, 9, 10}, true}}) {
@@ -347,32 +347,40 @@ TEST(Nearest, EveryCentresScoreEqualsTheDefinitionWhereBallsReachBeyondTheTables
     }
     const Machine m = with_busy(p.node_count, busy);
     NearestSearch search(p);
-    // The tables' radius: the least whose ball around the grid's middle node holds 3 k / (free
-    // share) nodes (NearestSearch's rule).
+    // The tables' radius: the least whose ball around the grid's middle node holds reach x k /
+    // (free share) nodes (NearestSearch's rule: Genalg 3, MM 10); each centre scored by both.
     const auto& dims = c.dims;
     const NodeId middle = ((dims[0] - 1) / 2 * dims[1] + (dims[1] - 1) / 2) * dims[2] + (dims[2] - 1) / 2;
     for (const std::int32_t k : {8, 29, 64}) {
       if (k > m.free_count()) continue;
-      const double want_volume = 3.0 * k * p.node_count / m.free_count();
-      std::int32_t rho = 0;
-      for (;; ++rho) {
-        std::int32_t volume = 0;
-        for (NodeId n = 0; n < p.node_count; ++n) volume += p.hops(n, middle) <= rho;
-        if (volume >= want_volume || volume == p.node_count) break;
+      std::array<std::int32_t, 2> rho{0, 0};  // Genalg's, MM's
+      for (std::size_t i = 0; i < 2; ++i) {
+        const double want_volume = (i == 0 ? 3.0 : 10.0) * k * p.node_count / m.free_count();
+        for (;; ++rho[i]) {
+          std::int32_t volume = 0;
+          for (NodeId n = 0; n < p.node_count; ++n) volume += p.hops(n, middle) <= rho[i];
+          if (volume >= want_volume || volume == p.node_count) break;
+        }
       }
       for (NodeId centre = 0; centre < p.node_count; ++centre) {
         const std::int64_t want = centre_score_by_definition(p, m, centre, k);
-        ASSERT_EQ(search.centre_score(m, centre, k), want) << "centre " << centre << ", " << k << " nodes";
-        std::int32_t near = 0;  // free nodes within the tables' radius
-        for (NodeId n = 0; n < p.node_count; ++n) near += m.is_free(n) && p.hops(n, centre) <= rho;
-        beyond += near < k;
+        ASSERT_EQ(search.centre_score(NearestKind::genalg, m, centre, k), want) << "genalg, centre " << centre << ", " << k << " nodes";
+        ASSERT_EQ(search.centre_score(NearestKind::mm, m, centre, k), want) << "mm, centre " << centre << ", " << k << " nodes";
+        std::array<std::int32_t, 2> near{0, 0};  // free nodes within the tables' radius
+        for (NodeId n = 0; n < p.node_count; ++n) {
+          for (std::size_t i = 0; i < 2; ++i) near[i] += m.is_free(n) && p.hops(n, centre) <= rho[i];
+        }
+        beyond += near[0] < k, beyond_mm += near[1] < k;
       }
     }
   }
   // Centres deep in the busy boxes, beyond the tables (checked: reading a plane's ball from the
   // tables beyond their radius, or dropping either wrapped part of a row or a ring's -z node,
   // fails this test)
-  EXPECT_GE(beyond, 1000) << beyond;  // 1,743
+  EXPECT_GE(beyond, 1000) << beyond;       // 1,743
+  EXPECT_GE(beyond_mm, 200) << beyond_mm;  // 255: MM's tables reach farther
+  NearestSearch search(network(NetworkKind::torus, {4, 4, 4}));
+  EXPECT_THROW(search.centre_score(NearestKind::mc1x1, with_busy(64, {}), 0, 8), InputError);
 }
 
 TEST(Nearest, BallScoresEqualStraightforwardOnHalfBusyMeshes) {

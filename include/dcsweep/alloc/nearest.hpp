@@ -62,10 +62,11 @@ class NearestSearch {
   /// The same nodes in the order the shells visit them (joint scores a set per centre and sorts
   /// only the ones it keeps); `out` is overwritten.
   void mc1x1_around_unsorted(const Machine& machine, NodeId centre, std::int32_t nodes, std::vector<NodeId>& out);
-  /// MM's and Genalg's score of one centre (any node's coordinates): the pairwise hops of the
+  /// MM's or Genalg's score of one centre (any node's coordinates): the pairwise hops of the
   /// first `nodes` free nodes in L1 order around it (2 <= nodes <= machine.free_count()), by the
-  /// same exact paths a decision takes (plane tables, rows of busy bits, the ideal shape, the walk).
-  std::int64_t centre_score(const Machine& machine, NodeId centre, std::int32_t nodes);
+  /// same exact paths the kind's decision takes (plane tables of the kind's radius, rows of busy
+  /// bits, the ideal shape, the walk).
+  std::int64_t centre_score(NearestKind kind, const Machine& machine, NodeId centre, std::int32_t nodes);
   /// Sorts distinct node ids of this platform ascending (a radix sort: O(nodes)).
   void sort_ascending(std::vector<NodeId>& ids) const;
 
