@@ -156,6 +156,9 @@ struct NearestSearch::Impl {
   std::int32_t plane_ball_rows(int d, std::int32_t v, std::int32_t rho, const Offset& centre,
                                const std::array<std::int32_t, 3>& first, const std::array<std::int32_t, 3>& last);
   void build_busy_cols();
+  template <class Visit>
+  void visit_free_ring(std::int32_t x, std::int32_t s, const Offset& centre, const std::array<std::int32_t, 3>& first,
+                       const std::array<std::int32_t, 3>& last, Visit&& visit) const;
   std::int32_t radius_beyond_tables(const Offset& centre, std::int32_t k, const std::array<std::int32_t, 3>& first,
                                     const std::array<std::int32_t, 3>& last, std::int32_t& inside);
   /// Free nodes of plane v of axis d (the other two axes in order: a, b) within L1 distance
@@ -878,43 +881,54 @@ void NearestSearch::Impl::build_busy_cols() {
   }
 }
 
+/// Visits the free nodes of plane x's ring at 2D L1 radius s around `centre` (offsets within
+/// first..last) in l1_order_'s order, by y offset, then z (-w before +w), from the rows of busy
+/// bits: visit(y, z) returns whether to go on.
+template <class Visit>
+void NearestSearch::Impl::visit_free_ring(std::int32_t x, std::int32_t s, const Offset& centre,
+                                          const std::array<std::int32_t, 3>& first,
+                                          const std::array<std::int32_t, 3>& last, Visit&& visit) const {
+  const std::int32_t ly = grid_.dims()[1], lz = grid_.dims()[2];
+  const std::int32_t* along_y = shifted_[1].data() + ly + centre[1];
+  const std::int32_t* along_z = shifted_[2].data() + lz + centre[2];
+  const std::uint64_t* plane = busy_rows_.data() + std::size_t(x) * std::size_t(ly) * std::size_t(row_words_);
+  for (std::int32_t oy = std::max(first[1], -s); oy <= std::min(last[1], s); ++oy) {
+    const std::int32_t y = along_y[oy], w = s - std::abs(oy);
+    const std::uint64_t* row = plane + std::size_t(y) * std::size_t(row_words_);
+    auto go_on = [&](std::int32_t oz) {
+      if (oz < first[2] || oz > last[2]) return true;
+      const std::int32_t z = along_z[oz];
+      return ((row[z / 64] >> (z % 64)) & 1U) != 0 || visit(y, z);  // busy, or visited
+    };
+    if (w > 0 && !go_on(-w)) return;
+    if (!go_on(w)) return;
+  }
+}
+
 /// R for a centre whose ball at the tables' radius holds fewer than k free nodes: grown from
 /// there ring by ring, each x plane's ring at R - |o| read from the rows of busy bits (two bits a
 /// row). Fills inside_ and ring_ for that R (as ball_score's loop does) and `inside`.
 std::int32_t NearestSearch::Impl::radius_beyond_tables(const Offset& centre, std::int32_t k,
                                                        const std::array<std::int32_t, 3>& first,
                                                        const std::array<std::int32_t, 3>& last, std::int32_t& inside) {
-  // (not a structured binding: the lambda below reads ly, which clang before 16 cannot capture)
-  const std::int32_t lx = grid_.dims()[0], ly = grid_.dims()[1], lz = grid_.dims()[2];
+  const std::int32_t lx = grid_.dims()[0];
   const std::int32_t* along_x = shifted_[0].data() + lx + centre[0];
-  const std::int32_t* along_y = shifted_[1].data() + ly + centre[1];
-  const std::int32_t* along_z = shifted_[2].data() + lz + centre[2];
   // wide_up_[o + lx]: plane o's free nodes within R - |o|; R = ball_rho_ to start (the tables')
   wide_up_.assign(std::size_t(2 * lx + 1), 0), wide_ring_.resize(std::size_t(2 * lx + 1));
   std::int32_t R = ball_rho_, all = 0;
   for (std::int32_t o = std::max(first[0], -R); o <= std::min(last[0], R); ++o) {
     all += wide_up_[std::size_t(o + lx)] = inside_[std::size_t(o + R)] + ring_[std::size_t(o + R)];
   }
-  // The free nodes of plane x's ring at 2D radius s (offsets within the grid).
-  auto ring_free = [&](std::int32_t x, std::int32_t s) {
-    std::int32_t count = 0;
-    for (std::int32_t oy = std::max(first[1], -s); oy <= std::min(last[1], s); ++oy) {
-      const std::uint64_t* row = busy_rows_.data() + (std::size_t(x) * std::size_t(ly) + std::size_t(along_y[oy])) * std::size_t(row_words_);
-      const std::int32_t w = s - std::abs(oy);
-      auto free_at = [&](std::int32_t oz) {
-        const std::int32_t z = along_z[oz];
-        return std::int32_t(((row[z / 64] >> (z % 64)) & 1U) == 0);
-      };
-      if (w <= last[2] && w >= first[2]) count += free_at(w);
-      if (w > 0 && -w >= first[2] && -w <= last[2]) count += free_at(-w);
-    }
-    return count;
-  };
   do {  // R -> R + 1: a plane's ball inside the new R is its ball within the old one
     ++R;
     inside = all;
     for (std::int32_t o = std::max(first[0], -R); o <= std::min(last[0], R); ++o) {
-      const std::int32_t ring = wide_ring_[std::size_t(o + lx)] = ring_free(along_x[o], R - std::abs(o));
+      std::int32_t ring = 0;
+      visit_free_ring(along_x[o], R - std::abs(o), centre, first, last, [&ring](std::int32_t, std::int32_t) {
+        ++ring;
+        return true;
+      });
+      wide_ring_[std::size_t(o + lx)] = ring;
       wide_up_[std::size_t(o + lx)] += ring, all += ring;
     }
   } while (all < k);
@@ -1004,27 +1018,15 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
   // plane's ring by y, then z (-w before +w), read from the rows of busy bits.
   auto& cy = ball_axes_[1].count;
   auto& cz = ball_axes_[2].count;
-  const std::int32_t ly = grid_.dims()[1], lz = grid_.dims()[2];
-  const std::int32_t* along_y = shifted_[1].data() + ly + centre[1];
-  const std::int32_t* along_z = shifted_[2].data() + lz + centre[2];
   left = m;
   for (std::int32_t o = x_lo; o <= x_hi && left > 0; ++o) {
     std::int32_t take = std::min(ring_[std::size_t(o + R)], left);
     left -= take;
-    const std::int32_t s = R - std::abs(o);
-    const std::uint64_t* plane = busy_rows_.data() + std::size_t(along_x[o]) * std::size_t(ly) * std::size_t(row_words_);
-    for (std::int32_t oy = std::max(first[1], -s); take > 0 && oy <= std::min(last[1], s); ++oy) {
-      const std::int32_t y = along_y[oy], w = s - std::abs(oy);
-      const std::uint64_t* row = plane + std::size_t(y) * std::size_t(row_words_);
-      auto visit = [&](std::int32_t oz) {
-        if (take == 0 || oz < first[2] || oz > last[2]) return;
-        const std::int32_t z = along_z[oz];
-        if ((row[z / 64] >> (z % 64)) & 1U) return;  // busy
-        ++cy[std::size_t(y)], ++cz[std::size_t(z)], --take;
-      };
-      if (w > 0) visit(-w);
-      visit(w);
-    }
+    if (take == 0) continue;
+    visit_free_ring(along_x[o], R - std::abs(o), centre, first, last, [&](std::int32_t y, std::int32_t z) {
+      ++cy[std::size_t(y)], ++cz[std::size_t(z)];
+      return --take > 0;
+    });
   }
   return x + axis_pair_distance_sum(ball_axes_[1]) + axis_pair_distance_sum(ball_axes_[2]);
 }
