@@ -43,6 +43,13 @@ constexpr std::int32_t kBallMinNodes = 8;
 /// 13.6, 14.7, 15.3, 16.0 ms. Oxley4320's decisions the same at each.
 double ball_reach(NearestKind kind) { return kind == NearestKind::mm ? 10.0 : 3.0; }
 
+/// From this many nodes, a decision scored from balls tests no centre's L_inf box (the balls show
+/// the same centres collecting the ideal shape) and builds no prefix table. On intrepid a third
+/// busy or more, the boxes of 512-node jobs (about 19^3 nodes) were free around a fifth of the
+/// centres; without the boxes and their table those decisions took 5-6% less (genalg 12.8 -> 12.1
+/// ms, mm 25.7 -> 24.5 ms), and the 2,000-job run's decisions about the same (from 64 nodes too).
+constexpr std::int32_t kBallsAloneMinNodes = 256;
+
 /// ball_score's answer for a centre that collects the ideal shape (scores are at least 0).
 constexpr std::int64_t kIdealShape = -2;
 
@@ -95,6 +102,7 @@ struct NearestSearch::Impl {
  private:
   // MC1x1
   std::vector<NodeId> mc1x1(const Machine& machine, std::int32_t k);
+  void read_free(const Machine& machine);
   void build_prefix(const Machine& machine);
   std::int64_t box_count(const Offset& centre, std::int32_t r) const;
   /// The box of L_inf radius r around centre in the (unrolled) prefix tables: start, length.
@@ -329,10 +337,14 @@ void NearestSearch::Impl::collect(const std::vector<Offset>& order, const Machin
 
 // ---- MC1x1 -------------------------------------------------------------------------------------
 
-void NearestSearch::Impl::build_prefix(const Machine& machine) {
-  const auto [lx, ly, lz] = grid_.dims();
+void NearestSearch::Impl::read_free(const Machine& machine) {
   free_.resize(std::size_t(grid_.node_count()));
   for (NodeId n = 0; n < grid_.node_count(); ++n) free_[std::size_t(n)] = machine.is_free(n) ? 1 : 0;
+}
+
+void NearestSearch::Impl::build_prefix(const Machine& machine) {
+  const auto [lx, ly, lz] = grid_.dims();
+  read_free(machine);
   const std::size_t sy = std::size_t(ext_[2] + 1), sx = sy * std::size_t(ext_[1] + 1);
   for (std::int32_t x = 0; x < ext_[0]; ++x) {
     for (std::int32_t y = 0; y < ext_[1]; ++y) {
@@ -532,7 +544,7 @@ const NearestSearch::Impl::IdealShape& NearestSearch::Impl::ideal_shape(std::int
   return ideal_[k] = std::move(shape);
 }
 
-/// From free_ (build_prefix first).
+/// From free_ (read_free first).
 void NearestSearch::Impl::build_busy_rows() {
   const auto [lx, ly, lz] = grid_.dims();
   busy_rows_.assign(std::size_t(lx) * std::size_t(ly) * std::size_t(row_words_), 0);
@@ -693,7 +705,7 @@ std::int32_t NearestSearch::Impl::ball_radius(NearestKind kind, std::int32_t k, 
   return rho;
 }
 
-/// From free_ (build_prefix first). On a torus, balls of radius r with 2 r below both of the
+/// From free_ (read_free first). On a torus, balls of radius r with 2 r below both of the
 /// plane's lengths (they do not wrap onto themselves) come from the two smaller ones:
 ///   D_r(a, b) = D_{r-1}(a - 1, b) + D_{r-1}(a + 1, b) - D_{r-2}(a, b) + f(a, b +- (r - 1)) + f(a, b +- r)
 /// (the two balls of radius r - 1 overlap in D_{r-2}(a, b) and miss the four points of line a;
@@ -1052,12 +1064,17 @@ bool NearestSearch::Impl::box_all_free(const Offset& centre, std::int32_t r) con
 /// tables); whether the centres are scored from balls.
 bool NearestSearch::Impl::prepare_pairwise(NearestKind kind, const Machine& machine, std::int32_t k) {
   if (k < 2) return false;
-  build_prefix(machine), build_busy_rows(), busy_cols_.clear();
   // Centres are scored from balls (ball_score) on grids whose planes' counts fit 16 bits: on a
   // mesh for jobs of every size (oxley4320's balls cross its edges, so the shape does not apply:
   // jobs of 2-63 nodes took 10-40% longer scored as before), on a torus from kBallMinNodes.
   const bool balls = (k >= kBallMinNodes || !grid_.torus()) &&
                      std::int64_t{grid_.node_count()} / std::min({grid_.dims()[0], grid_.dims()[1], grid_.dims()[2]}) < (1 << 16);
+  if (balls && k >= kBallsAloneMinNodes) {
+    read_free(machine);
+  } else {
+    build_prefix(machine);
+  }
+  build_busy_rows(), busy_cols_.clear();
   if (balls) build_ball_tables(ball_radius(kind, k, machine.free_count()));
   return balls;
 }
@@ -1067,7 +1084,8 @@ bool NearestSearch::Impl::prepare_pairwise(NearestKind kind, const Machine& mach
 /// After prepare_pairwise.
 std::int64_t NearestSearch::Impl::pairwise_score(const Machine& machine, const Offset& centre, std::int32_t k,
                                                  const IdealShape* ideal, bool balls, std::int64_t bound) {
-  std::int64_t s = ideal && box_all_free(centre, ideal->r) ? kIdealShape
+  const bool box = ideal && !(balls && k >= kBallsAloneMinNodes);  // the prefix table is built
+  std::int64_t s = box && box_all_free(centre, ideal->r) ? kIdealShape
                    : balls                                   ? ball_score(machine, centre, k, *ideal, bound)
                                                              : -1;
   if (s == kIdealShape) return s;
