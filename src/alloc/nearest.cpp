@@ -1021,21 +1021,23 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
   // shape if the shell's are (most centres of a mostly free machine whose box is not all free).
   if (R == ideal.r && inside == l1_start_[std::size_t(R)] && shell_as_ideal(machine, centre, ideal)) return kIdealShape;
   const std::int32_t m = k - inside;  // taken from the shell at R
-  // Along x: B, and the shell's first m free nodes plane by plane in x order. Pairs within a
-  // window of offsets at most half the axis apart are as far apart as on a line (a mesh: all).
-  std::vector<std::int64_t>& cx = ball_axes_[0].count;
-  std::fill(cx.begin(), cx.end(), 0);
+  // Along x: B, and the shell's first m free nodes plane by plane in x order. The counts along
+  // an axis are kept by offset from the centre, a window of consecutive coordinates (window_):
+  // pairs are as far apart as on a line, less on a torus what going round saves those more than
+  // half the axis apart.
+  auto window_pairs = [&](int d, std::int32_t o_lo, std::int32_t o_hi) {
+    const std::span<const std::int64_t> counts(window_.data(), std::size_t(o_hi - o_lo + 1));
+    return grid_.torus() ? ring_window_pair_distance_sum(counts, grid_.dims()[d]) : line_pair_distance_sum(counts);
+  };
   std::int32_t left = m;
   const std::int32_t x_lo = std::max(first[0], -R), x_hi = std::min(last[0], R);
-  auto on_a_line = [&](std::int32_t width, int d) { return !grid_.torus() || 2 * width <= grid_.dims()[d]; };
   window_.resize(std::size_t(std::max(2 * R + 1, 1)));
   for (std::int32_t o = x_lo; o <= x_hi; ++o) {
     const std::int32_t take = std::min(ring_[std::size_t(o + R)], left);
-    cx[std::size_t(along_x[o])] = window_[std::size_t(o - x_lo)] = inside_[std::size_t(o + R)] + take;
+    window_[std::size_t(o - x_lo)] = inside_[std::size_t(o + R)] + take;
     left -= take;
   }
-  const std::int64_t x = on_a_line(x_hi - x_lo, 0) ? line_pair_distance_sum({window_.data(), std::size_t(x_hi - x_lo + 1)})
-                                                    : axis_pair_distance_sum(ball_axes_[0]);
+  const std::int64_t x = window_pairs(0, x_lo, x_hi);
   std::int64_t score = x;
   if (score >= bound) return score;
   // Along y and z: B only (the shell's nodes add at least their least hops to B).
@@ -1049,8 +1051,7 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
       count[std::size_t(along[o])] = window_[std::size_t(o - o_lo)] =
           rho <= ball_rho_ ? plane_ball(d, along[o], rho, centre) : plane_ball_rows(d, along[o], rho, centre, first, last);
     }
-    score += on_a_line(o_hi - o_lo, d) ? line_pair_distance_sum({window_.data(), std::size_t(o_hi - o_lo + 1)})
-                                       : axis_pair_distance_sum(ball_axes_[std::size_t(d)]);
+    score += window_pairs(d, o_lo, o_hi);
     if (score >= bound) return score;
   }
   const auto min_attach = grid_.torus() ? min_torus_attach : min_line_attach;
@@ -1075,7 +1076,15 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
       return --take > 0;
     });
   }
-  return x + axis_pair_distance_sum(ball_axes_[1]) + axis_pair_distance_sum(ball_axes_[2]);
+  std::int64_t exact = x;
+  for (int d = 1; d < 3; ++d) {
+    const std::int32_t* along = shifted_[std::size_t(d)].data() + grid_.dims()[d] + centre[d];
+    const std::int32_t o_lo = std::max(first[std::size_t(d)], -R), o_hi = std::min(last[std::size_t(d)], R);
+    const std::vector<std::int64_t>& count = ball_axes_[std::size_t(d)].count;
+    for (std::int32_t o = o_lo; o <= o_hi; ++o) window_[std::size_t(o - o_lo)] = count[std::size_t(along[o])];
+    exact += window_pairs(d, o_lo, o_hi);
+  }
+  return exact;
 }
 
 /// Whether every node within L_inf radius r of `centre` is free and, on a mesh, inside it: then

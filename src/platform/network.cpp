@@ -54,4 +54,17 @@ std::int64_t line_pair_distance_sum(std::span<const std::int64_t> count) {
   return total;
 }
 
+std::int64_t ring_window_pair_distance_sum(std::span<const std::int64_t> window, std::int32_t wrap) {
+  const auto width = static_cast<std::int32_t>(window.size());
+  if (width > wrap) throw std::invalid_argument("a ring window holds at most the ring's coordinates");
+  std::int64_t total = line_pair_distance_sum(window);
+  // A pair d > wrap / 2 apart along the window is wrap - d apart round the ring: 2 d - wrap less.
+  for (std::int32_t d = wrap / 2 + 1; d < width; ++d) {
+    std::int64_t pairs = 0;
+    for (std::int32_t a = 0; a + d < width; ++a) pairs += window[std::size_t(a)] * window[std::size_t(a + d)];
+    total -= pairs * (2 * d - wrap);
+  }
+  return total;
+}
+
 }  // namespace dcsweep

@@ -103,7 +103,8 @@ TEST(CommCost, HandWorkedMeshAndTorus) {
 
 TEST(AxisPairDistanceSum, EqualsEveryPairCountedOnLinesAndRingsOfEveryLength) {
   // Random histograms (some coordinates empty, some crowded) on lines and rings of 1 to 41
-  // coordinates, odd and even (a ring of even length has pairs exactly half way round).
+  // coordinates, odd and even (a ring of even length has pairs exactly half way round); on a
+  // ring also the nodes of a window of consecutive coordinates (ring_window_pair_distance_sum).
   RngStream rng({31, 0, 0}, StreamPurpose::allocator);
   for (std::int32_t length = 1; length <= 41; ++length) {
     for (const bool ring : {false, true}) {
@@ -119,6 +120,17 @@ TEST(AxisPairDistanceSum, EqualsEveryPairCountedOnLinesAndRingsOfEveryLength) {
           }
         }
         ASSERT_EQ(axis_pair_distance_sum(axis), every_pair) << length << (ring ? " ring" : " line");
+        if (!ring) continue;
+        // The ring's nodes in a window of consecutive coordinates from a random start (wrapped).
+        const auto width = static_cast<std::int32_t>(rng.integer(1, length));
+        const auto start = static_cast<std::int32_t>(rng.integer(0, length - 1));
+        AxisHistogram in_window{std::vector<std::int64_t>(std::size_t(length), 0), length};
+        std::vector<std::int64_t> window;
+        for (std::int32_t i = 0; i < width; ++i) {
+          const std::size_t v = std::size_t((start + i) % length);
+          window.push_back(in_window.count[v] = axis.count[v]);
+        }
+        ASSERT_EQ(ring_window_pair_distance_sum(window, length), axis_pair_distance_sum(in_window)) << length << " width " << width;
       }
     }
   }

@@ -31,4 +31,10 @@ std::int64_t axis_pair_distance_sum(const AxisHistogram& axis);
 /// torus window whose ends are at most half the axis apart: there the distances agree).
 std::int64_t line_pair_distance_sum(std::span<const std::int64_t> count);
 
+/// The same on a ring of `wrap` coordinates for the nodes of a window of consecutive ones,
+/// window[i] at the window's i-th coordinate (window.size() <= wrap): the line's sum less, for
+/// pairs more than half the ring apart along the window, what going round the other way saves.
+/// O(window + (window - wrap / 2)^2), less than a whole ring's pass when the window is narrow.
+std::int64_t ring_window_pair_distance_sum(std::span<const std::int64_t> window, std::int32_t wrap);
+
 }  // namespace dcsweep
