@@ -167,7 +167,8 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
            model.joint_inner_per_k_zone2_s * shape.joint_large_sum * z2;
   }
   if (a == "mtdp") {
-    return model.mtdp_per_node_s * n * jobs + model.mtdp_per_k_z035_s * shape.node_sum * std::pow(shape.room_zones, 0.35);
+    return (model.mtdp_per_node_s * n + model.mtdp_per_zone_s * shape.room_zones) * jobs +
+           model.mtdp_per_k_z035_s * shape.node_sum * std::pow(shape.room_zones, 0.35);
   }
   if (a == "lrh" || a == "hts") return model.rank_per_zone2_s * z2 + model.rank_per_node_s * n;  // once per point
   return 0;  // first_fit, random; lrh and hts per decision too: per node handed out (workload_cost)

@@ -52,10 +52,12 @@ struct CostModel {
   // Allocators, per decision (one per job): fitted to bench_decisions on CEA-Curie from job
   // 10,500 on meng40, oxley1080, oxley4320 and intrepid (docs/performance.md), within 3 x of each.
   double mc1x1_per_node_s = 1.4e-8;       ///< x N
-  // mesh: meng40, oxley1080, oxley4320 (1.9 s); torus: intrepid, 2,000 jobs (29 s)
-  NearestCost mm{9e-8, 5.3e-8, 6.0e-8};
-  // mesh: meng40, oxley1080, oxley4320 (1.2 s); torus: intrepid, 2,000 jobs (16 s)
-  NearestCost genalg{5.5e-8, 0.0, 3.8e-8};
+  // mesh: meng40, oxley1080, oxley4320 (1.9 s); torus: intrepid, 2,000 jobs (29 s; since December
+  // 1's changes 15-16 s, the torus terms x 0.6)
+  NearestCost mm{9e-8, 3.2e-8, 3.6e-8};
+  // mesh: meng40, oxley1080, oxley4320 (1.2 s); torus: intrepid, 2,000 jobs (16 s; since December
+  // 1's, 10 s: x 0.7)
+  NearestCost genalg{5.5e-8, 0.0, 2.7e-8};
   double bqp_per_k07_n02_s = 4.3e-5;      ///< x k^0.7 x N^0.2: the heuristic on a large room (fitted: oxley1080, oxley4320, intrepid)
   double bqp_small_per_node_s = 5e-8;     ///< x N, a machine of at most 2 x bqp_exact_max_nodes
   /// and its branch and bound, x k^2 (meng-alpha-beta-redline: 40 Poisson jobs of 1-16 nodes on
@@ -78,14 +80,20 @@ struct CostModel {
   double mpit_many_zones_setup_per_z23_s = 5e-9;   ///< x zones^2.3, once per point
   double mpit_many_zones_per_k08_z21_s = 2e-11;    ///< x k^0.8 x zones^2.1 (fitted)
   double joint_many_zones_per_k2_z_s = 4e-12;      ///< x k^2 x zones, on top of mpit's (within its noise)
-  double mtdp_per_node_s = 4e-9;          ///< x N: grouping the free nodes
+  // mtdp per decision: the free nodes grouped by (zone, delta) in a map, the room's rises copied
+  // and ranked per zone, then per node taken the classes scored. Fitted to bench_decisions'
+  // 2,000 CEA-Curie jobs on intrepid (80 zones: 0.06-0.12 s of decisions, the cell 0.14-0.24 s),
+  // oxley4320 (0.06 s) and oxley1080 (0.013 s), December 1 (x N alone read 1.6e-9 on intrepid,
+  // 7.8e-9 on oxley4320: the rest grows with the zones; the estimate had intrepid's cell 3.7 x)
+  double mtdp_per_node_s = 1.2e-9;        ///< x N: grouping the free nodes
+  double mtdp_per_zone_s = 3.7e-9;        ///< x zones: the room's rises per decision
   // lrh and hts rank the nodes once per point from D (alloc-scale grid: oxley4320 50 ms, intrepid 13 ms)
   double rank_per_zone2_s = 2.7e-9;       ///< x zones^2: D's column sums (lrh), D times the busy powers (hts)
   double rank_per_node_s = 3e-7;          ///< x N: the scores and their sort
   /// x k x zones^0.35: a node scores the zone classes, most bounded; a job that takes every free
-  /// node (on a large room most large ones: mtdp consolidates) costs only the grouping (fitted:
-  /// banerjee-p4's room of 50 zones and oxley4320's of 4,320)
-  double mtdp_per_k_z035_s = 7.7e-8;
+  /// node (on a large room most large ones: mtdp consolidates) costs only the grouping (fitted
+  /// with the two above on oxley1080 and oxley4320; banerjee-p4's room of 50 zones costs little)
+  double mtdp_per_k_z035_s = 2.2e-8;
   /// sp_eir with nodes switched off: one LP per distinct (busy, on) count, by row generation over
   /// the inlets (sim/sp_eir.cpp), seconds per LP by zones as measured (2,000 KTH-SP2 or 100-600
   /// CEA-Curie jobs, idle_nodes_off against the same point without): asu50, generated rooms of 2
