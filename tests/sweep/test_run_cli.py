@@ -19,10 +19,11 @@ import sweeplib
 BINARY, ROOT = sweeplib.main_args("test_run_cli.py")
 EXAMPLE = os.path.join(ROOT, "inputs/specs/example.toml")
 SMALL = os.path.join(ROOT, "tests/sweep/specs/determinism.toml")
-# 80 points of a few seconds in all (the first 25,000 jobs of resume.toml's trace): progress lines
-# come a second apart, so a run must last a few of them.
+# 80 points of a few seconds in all (resume.toml's whole trace, 59,715 jobs: 3-4 s on 2 ranks here;
+# its first 25,000 took 1 s on a quick CI machine, one progress line): progress lines come a
+# second apart, so a run must last a few of them.
 with open(os.path.join(ROOT, "tests/sweep/specs/resume.toml")) as f:
-    PROGRESS_SPEC_TEXT = f.read().replace('allocator = "random"\n', 'allocator = "random"\njobs = 25000\n')
+    PROGRESS_SPEC_TEXT = f.read().replace('allocator = "random"\n', 'allocator = "random"\njobs = 60000\n')
 
 
 def read(path):
