@@ -100,7 +100,9 @@ struct CostModel {
   /// rows of 5, 7, 10 and 15 racks of 36 nodes. Their cost rises steeply past about 400 zones,
   /// where the first 8 rows no longer hold the optimum's and rows are added over many rounds
   /// (the 1,080-zone point is the generated room's 0.61 s; oxley1080 itself about 0.35 s). Beyond
-  /// 1,080 zones (up to kSpEirMaxZones) the last segment's slope, unmeasured: 2,048 zones about 10 s.
+  /// 1,080 zones (up to kSpEirMaxZones) the last segment's slope: 2,048 zones about 10 s (checked on
+  /// December 1 on a generated room of 2 x 28 racks of 36 nodes, 2,016 zones, the first 6 CEA-Curie
+  /// jobs: idle nodes off 58.6 s against 65.7 estimated, about 7.4 s per LP against 8.5).
   std::array<std::pair<double, double>, 5> sp_eir_off_lp_s{
       {{50, 3.2e-4}, {360, 7e-4}, {504, 1.1e-2}, {720, 0.1}, {1080, 0.61}}};
   /// distinct (busy, on) counts with nodes switched off: reach x (1 - exp(-jobs / reach)), reach =
