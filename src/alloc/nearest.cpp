@@ -49,6 +49,8 @@ double ball_reach(NearestKind kind) { return kind == NearestKind::mm ? 10.0 : 3.
 /// centres; without the boxes and their table those decisions took 5-6% less (genalg 12.8 -> 12.1
 /// ms, mm 25.7 -> 24.5 ms), and the 2,000-job run's decisions about the same (from 64 nodes too).
 constexpr std::int32_t kBallsAloneMinNodes = 256;
+/// Whether a decision is scored from balls alone (no boxes, no prefix table).
+bool balls_alone(bool balls, std::int32_t k) { return balls && k >= kBallsAloneMinNodes; }
 
 /// ball_score's answer for a centre that collects the ideal shape (scores are at least 0).
 constexpr std::int64_t kIdealShape = -2;
@@ -164,12 +166,9 @@ struct NearestSearch::Impl {
   std::int32_t plane_ball_rows(int d, std::int32_t v, std::int32_t rho, const Offset& centre,
                                const std::array<std::int32_t, 3>& first, const std::array<std::int32_t, 3>& last);
   void build_busy_cols();
-  template <bool Hist>
-  std::int32_t add_free_ring(std::int32_t x, std::int32_t s, const Offset& centre, const std::array<std::int32_t, 3>& first,
-                             const std::array<std::int32_t, 3>& last, std::int64_t* cy, std::int64_t* cz) const;
   template <class Visit>
-  void visit_free_ring(std::int32_t x, std::int32_t s, const Offset& centre, const std::array<std::int32_t, 3>& first,
-                       const std::array<std::int32_t, 3>& last, Visit&& visit) const;
+  void walk_ring(std::int32_t x, std::int32_t s, const Offset& centre, const std::array<std::int32_t, 3>& first,
+                 const std::array<std::int32_t, 3>& last, Visit&& visit) const;
   std::int32_t radius_beyond_tables(const Offset& centre, std::int32_t k, const std::array<std::int32_t, 3>& first,
                                     const std::array<std::int32_t, 3>& last, std::int32_t& inside);
   /// Free nodes of plane v of axis d (the other two axes in order: a, b) within L1 distance
@@ -896,45 +895,15 @@ void NearestSearch::Impl::build_busy_cols() {
   }
 }
 
-/// The free nodes of plane x's ring at 2D L1 radius s around `centre` (offsets within
-/// first..last), from the rows of busy bits: how many, and with `Hist` each added to the y and z
-/// histograms cy and cz. Without a branch on a node's bit: on a half busy machine the bits are a
-/// coin toss, and mispredicted branches were a fifth of a 512-node decision's time.
-template <bool Hist>
-std::int32_t NearestSearch::Impl::add_free_ring(std::int32_t x, std::int32_t s, const Offset& centre,
-                                                const std::array<std::int32_t, 3>& first,
-                                                const std::array<std::int32_t, 3>& last, std::int64_t* cy,
-                                                std::int64_t* cz) const {
-  const std::int32_t ly = grid_.dims()[1], lz = grid_.dims()[2];
-  const std::int32_t* along_y = shifted_[1].data() + ly + centre[1];
-  const std::int32_t* along_z = shifted_[2].data() + lz + centre[2];
-  const std::uint64_t* plane = busy_rows_.data() + std::size_t(x) * std::size_t(ly) * std::size_t(row_words_);
-  std::int32_t count = 0;
-  for (std::int32_t oy = std::max(first[1], -s); oy <= std::min(last[1], s); ++oy) {
-    const std::int32_t y = along_y[oy], w = s - std::abs(oy);
-    const std::uint64_t* row = plane + std::size_t(y) * std::size_t(row_words_);
-    std::int32_t here = 0;
-    auto add = [&](std::int32_t oz) {
-      const std::int32_t z = along_z[oz];
-      const auto free = std::int32_t(((row[z / 64] >> (z % 64)) & 1U) ^ 1U);
-      if constexpr (Hist) cz[z] += free;
-      here += free;
-    };
-    if (w >= first[2] && w <= last[2]) add(w);
-    if (w > 0 && -w >= first[2] && -w <= last[2]) add(-w);
-    if constexpr (Hist) cy[y] += here;
-    count += here;
-  }
-  return count;
-}
-
-/// Visits the free nodes of plane x's ring at 2D L1 radius s around `centre` (offsets within
-/// first..last) in l1_order_'s order, by y offset, then z (-w before +w), from the rows of busy
-/// bits: visit(y, z) returns whether to go on (the ring a shell takes in part).
+/// Walks plane x's ring at 2D L1 radius s around `centre` (offsets within first..last) in
+/// l1_order_'s order, by y offset, then z (-w before +w), reading each node's bit from the rows of
+/// busy bits: visit(y, z, free) returns whether to go on. A visitor that adds `free` without
+/// testing it reads a ring without a branch per bit (on a half busy machine the bits are a coin
+/// toss, and mispredicted branches were a fifth of a 512-node decision's time).
 template <class Visit>
-void NearestSearch::Impl::visit_free_ring(std::int32_t x, std::int32_t s, const Offset& centre,
-                                          const std::array<std::int32_t, 3>& first,
-                                          const std::array<std::int32_t, 3>& last, Visit&& visit) const {
+void NearestSearch::Impl::walk_ring(std::int32_t x, std::int32_t s, const Offset& centre,
+                                    const std::array<std::int32_t, 3>& first, const std::array<std::int32_t, 3>& last,
+                                    Visit&& visit) const {
   const std::int32_t ly = grid_.dims()[1], lz = grid_.dims()[2];
   const std::int32_t* along_y = shifted_[1].data() + ly + centre[1];
   const std::int32_t* along_z = shifted_[2].data() + lz + centre[2];
@@ -945,7 +914,7 @@ void NearestSearch::Impl::visit_free_ring(std::int32_t x, std::int32_t s, const 
     auto go_on = [&](std::int32_t oz) {
       if (oz < first[2] || oz > last[2]) return true;
       const std::int32_t z = along_z[oz];
-      return ((row[z / 64] >> (z % 64)) & 1U) != 0 || visit(y, z);  // busy, or visited
+      return visit(y, z, std::int32_t(((row[z / 64] >> (z % 64)) & 1U) ^ 1U));
     };
     if (w > 0 && !go_on(-w)) return;
     if (!go_on(w)) return;
@@ -970,8 +939,12 @@ std::int32_t NearestSearch::Impl::radius_beyond_tables(const Offset& centre, std
     ++R;
     inside = all;
     for (std::int32_t o = std::max(first[0], -R); o <= std::min(last[0], R); ++o) {
-      const std::int32_t ring = wide_ring_[std::size_t(o + lx)] =
-          add_free_ring<false>(along_x[o], R - std::abs(o), centre, first, last, nullptr, nullptr);
+      std::int32_t ring = 0;
+      walk_ring(along_x[o], R - std::abs(o), centre, first, last, [&ring](std::int32_t, std::int32_t, std::int32_t free) {
+        ring += free;
+        return true;
+      });
+      wide_ring_[std::size_t(o + lx)] = ring;
       wide_up_[std::size_t(o + lx)] += ring, all += ring;
     }
   } while (all < k);
@@ -1067,11 +1040,15 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
     std::int32_t take = std::min(ring_[std::size_t(o + R)], left);
     left -= take;
     if (take == 0) continue;
-    if (take == ring_[std::size_t(o + R)]) {  // the whole ring
-      add_free_ring<true>(along_x[o], R - std::abs(o), centre, first, last, cy.data(), cz.data());
+    if (take == ring_[std::size_t(o + R)]) {  // the whole ring: every free node, no branch on the bits
+      walk_ring(along_x[o], R - std::abs(o), centre, first, last, [&](std::int32_t y, std::int32_t z, std::int32_t free) {
+        cy[std::size_t(y)] += free, cz[std::size_t(z)] += free;
+        return true;
+      });
       continue;
     }
-    visit_free_ring(along_x[o], R - std::abs(o), centre, first, last, [&](std::int32_t y, std::int32_t z) {
+    walk_ring(along_x[o], R - std::abs(o), centre, first, last, [&](std::int32_t y, std::int32_t z, std::int32_t free) {
+      if (!free) return true;
       ++cy[std::size_t(y)], ++cz[std::size_t(z)];
       return --take > 0;
     });
@@ -1113,7 +1090,7 @@ bool NearestSearch::Impl::prepare_pairwise(NearestKind kind, const Machine& mach
   // jobs of 2-63 nodes took 10-40% longer scored as before), on a torus from kBallMinNodes.
   const bool balls = (k >= kBallMinNodes || !grid_.torus()) &&
                      std::int64_t{grid_.node_count()} / std::min({grid_.dims()[0], grid_.dims()[1], grid_.dims()[2]}) < (1 << 16);
-  if (balls && k >= kBallsAloneMinNodes) {
+  if (balls_alone(balls, k)) {
     read_free(machine);
   } else {
     build_prefix(machine);
@@ -1128,7 +1105,7 @@ bool NearestSearch::Impl::prepare_pairwise(NearestKind kind, const Machine& mach
 /// After prepare_pairwise.
 std::int64_t NearestSearch::Impl::pairwise_score(const Machine& machine, const Offset& centre, std::int32_t k,
                                                  const IdealShape* ideal, bool balls, std::int64_t bound) {
-  const bool box = ideal && !(balls && k >= kBallsAloneMinNodes);  // the prefix table is built
+  const bool box = ideal && !balls_alone(balls, k);  // the prefix table is built
   std::int64_t s = box && box_all_free(centre, ideal->r) ? kIdealShape
                    : balls                                   ? ball_score(machine, centre, k, *ideal, bound)
                                                              : -1;
