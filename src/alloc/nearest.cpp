@@ -169,6 +169,17 @@ struct NearestSearch::Impl {
   template <class Visit>
   void walk_ring(std::int32_t x, std::int32_t s, const Offset& centre, const std::array<std::int32_t, 3>& first,
                  const std::array<std::int32_t, 3>& last, Visit&& visit) const;
+  /// Whether plane rings of radius s around a centre can be read from free_rows2_: a torus whose
+  /// z rows fit (free_rows2_ built) and a ring inside the offsets' range along y and z (so
+  /// no offset wraps onto another).
+  bool ring_in_window(std::int32_t s, const std::array<std::int32_t, 3>& first,
+                      const std::array<std::int32_t, 3>& last) const {
+    return !free_rows2_.empty() && -s >= first[1] && s <= last[1] && -s >= first[2] && s <= last[2];
+  }
+  /// walk_ring where ring_in_window(s): visit(oy, oz, free) by offsets from the centre, in the
+  /// same order, each row's two bits read from one shifted word of free_rows2_.
+  template <class Visit>
+  void walk_ring_window(std::int32_t x, std::int32_t s, const Offset& centre, Visit&& visit) const;
   std::int32_t radius_beyond_tables(const Offset& centre, std::int32_t k, const std::array<std::int32_t, 3>& first,
                                     const std::array<std::int32_t, 3>& last, std::int32_t& inside);
   /// Free nodes of plane v of axis d (the other two axes in order: a, b) within L1 distance
@@ -212,6 +223,9 @@ struct NearestSearch::Impl {
   std::vector<std::int32_t> rank_;  ///< position in l1_order_, by offset_index
   std::int32_t row_words_ = 0;       ///< 64-bit words per (x, y) row of busy_rows_
   std::vector<std::uint64_t> busy_rows_;  ///< bit z of row (x, y): node (x, y, z) is not free
+  /// On a torus at most 32 long along z (else empty): bit j of row (x, y) is 1 where node
+  /// (x, y, j mod L) is free, j < 2L: a window of a row's coordinates around any z is one shift.
+  std::vector<std::uint64_t> free_rows2_;
   std::int32_t col_words_ = 0;           ///< 64-bit words per (x, z) row of busy_cols_
   std::vector<std::uint64_t> busy_cols_;  ///< bit y of row (x, z) (built when first needed in a decision)
   std::vector<std::int32_t> wide_up_, wide_ring_;  ///< radius_beyond_tables' scratch, by x offset + L
@@ -235,6 +249,7 @@ struct NearestSearch::Impl {
   std::vector<std::uint16_t> row_count_;   ///< build_ball_tables' scratch
   std::vector<std::int32_t> inside_, ring_;  ///< ball_score's scratch, by x offset + R
   std::vector<std::int64_t> window_;         ///< ball_score's scratch: counts by offset in a window
+  std::vector<std::int64_t> shell_y_, shell_z_;  ///< ball_score's scratch: the shell's nodes by offset + R
   std::array<AxisHistogram, 3> ball_axes_;  ///< ball_score's scratch
 };
 
@@ -557,6 +572,15 @@ void NearestSearch::Impl::build_busy_rows() {
       if (!free_[n]) words[z / 64] |= std::uint64_t{1} << (z % 64);
     }
   }
+  free_rows2_.clear();
+  if (grid_.torus() && lz <= 32) {
+    const std::uint64_t all = (std::uint64_t{1} << lz) - 1;
+    free_rows2_.resize(std::size_t(lx) * std::size_t(ly));
+    for (std::size_t row = 0; row < free_rows2_.size(); ++row) {
+      const std::uint64_t free = ~busy_rows_[row] & all;
+      free_rows2_[row] = free | free << lz;
+    }
+  }
 }
 
 /// Pairwise hops of the k nodes collected around `centre`, from the ideal shape: l1_order's first
@@ -655,49 +679,9 @@ std::int64_t NearestSearch::Impl::shape_score(const Machine& machine, const Offs
 // table (ball_), so B's three axis histograms take O(axis lengths) per centre, and so does the
 // shell's histogram along x (its free nodes plane by plane, in x order). On a mesh the balls are
 // cut at the edges (planes and lines beyond them count no node). With that:
-//   score >= pairs_x(B + shell) + pairs_y(B) + m min_v attach_y(v) + the same along z,
+//   score >= pairs_x(B + shell) + pairs_y(B) + m min_{v in [-R, R]} attach_y(v) + the same along z,
 // attach_y(v) the hops along y from coordinate v to B's nodes: a bound that drops most centres
 // without a walk; the others walk their shell at R only (not their ball) for the exact score.
-
-namespace {
-
-/// min over v of sum_u count[u] * |u - v| (a mesh's axis): the least hops along the axis from one
-/// coordinate to the counted nodes, O(L).
-std::int64_t min_line_attach(const std::vector<std::int64_t>& count) {
-  std::int64_t total = 0, at = 0;
-  for (std::size_t u = 0; u < count.size(); ++u) total += count[u], at += count[u] * std::int64_t(u);
-  std::int64_t best = at, below = 0;  // below: nodes at u <= v
-  for (std::size_t v = 0; v + 1 < count.size(); ++v) {
-    below += count[v];
-    at += below - (total - below);  // moving v to v + 1
-    best = std::min(best, at);
-  }
-  return best;
-}
-
-/// The same with torus distances along an axis of length L.
-std::int64_t min_torus_attach(const std::vector<std::int64_t>& count) {
-  const auto L = static_cast<std::int32_t>(count.size());
-  const std::int64_t* c = count.data();
-  std::int64_t total = 0, at = 0;
-  for (std::int32_t u = 0; u < L; ++u) total += c[u], at += c[u] * std::min(u, L - u);
-  std::int64_t best = at;
-  // Moving v to v + 1: nodes 1..floor(L/2) ahead come one closer, the rest one farther, except (L
-  // odd) the one (L + 1) / 2 ahead, which stays as far.
-  const std::int32_t ahead_n = L % 2 ? (L - 1) / 2 : L / 2;
-  auto wrapped = [L](std::int32_t u) { return u >= L ? u - L : u; };
-  std::int64_t ahead = 0;  // nodes at u in [v + 1, v + ahead_n]
-  for (std::int32_t i = 1; i <= ahead_n; ++i) ahead += c[wrapped(i)];
-  for (std::int32_t v = 0; v + 1 < L; ++v) {
-    const std::int64_t same = L % 2 ? c[wrapped(v + (L + 1) / 2)] : 0;
-    at += total - 2 * ahead - same;
-    best = std::min(best, at);
-    ahead += c[wrapped(v + 1 + ahead_n)] - c[v + 1];
-  }
-  return best;
-}
-
-}  // namespace
 
 /// The least radius whose tables the decision builds: balls of volume ball_reach x k / (free share).
 std::int32_t NearestSearch::Impl::ball_radius(NearestKind kind, std::int32_t k, std::int32_t free) const {
@@ -921,6 +905,22 @@ void NearestSearch::Impl::walk_ring(std::int32_t x, std::int32_t s, const Offset
   }
 }
 
+template <class Visit>
+void NearestSearch::Impl::walk_ring_window(std::int32_t x, std::int32_t s, const Offset& centre, Visit&& visit) const {
+  const std::int32_t ly = grid_.dims()[1], lz = grid_.dims()[2];
+  const std::int32_t* along_y = shifted_[1].data() + ly + centre[1];
+  const std::uint64_t* rows = free_rows2_.data() + std::size_t(x) * std::size_t(ly);
+  // Bit s + oz of a row shifted by `start` is coordinate centre z + oz: start + 2 s < 2 L, as the
+  // ring's 2 s + 1 offsets fit the range's L.
+  const std::int32_t start = centre[2] - s < 0 ? centre[2] - s + lz : centre[2] - s;
+  for (std::int32_t oy = -s; oy <= s; ++oy) {
+    const std::uint64_t bits = rows[along_y[oy]] >> start;
+    const std::int32_t w = s - std::abs(oy);
+    if (w > 0 && !visit(oy, -w, std::int32_t((bits >> (s - w)) & 1U))) return;
+    if (!visit(oy, w, std::int32_t((bits >> (s + w)) & 1U))) return;
+  }
+}
+
 /// R for a centre whose ball at the tables' radius holds fewer than k free nodes: grown from
 /// there ring by ring, each x plane's ring at R - |o| read from the rows of busy bits (two bits a
 /// row). Fills inside_ and ring_ for that R (as ball_score's loop does) and `inside`.
@@ -940,10 +940,16 @@ std::int32_t NearestSearch::Impl::radius_beyond_tables(const Offset& centre, std
     inside = all;
     for (std::int32_t o = std::max(first[0], -R); o <= std::min(last[0], R); ++o) {
       std::int32_t ring = 0;
-      walk_ring(along_x[o], R - std::abs(o), centre, first, last, [&ring](std::int32_t, std::int32_t, std::int32_t free) {
+      const auto count = [&ring](std::int32_t, std::int32_t, std::int32_t free) {
         ring += free;
         return true;
-      });
+      };
+      const std::int32_t s = R - std::abs(o);
+      if (ring_in_window(s, first, last)) {
+        walk_ring_window(along_x[o], s, centre, count);
+      } else {
+        walk_ring(along_x[o], s, centre, first, last, count);
+      }
       wide_ring_[std::size_t(o + lx)] = ring;
       wide_up_[std::size_t(o + lx)] += ring, all += ring;
     }
@@ -1027,38 +1033,73 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
     score += window_pairs(d, o_lo, o_hi);
     if (score >= bound) return score;
   }
-  const auto min_attach = grid_.torus() ? min_torus_attach : min_line_attach;
-  const std::int64_t lower = score + std::int64_t{m} * (min_attach(ball_axes_[1].count) + min_attach(ball_axes_[2].count));
+  // A shell node's offset along d is within [-R, R]: it adds at least the least, over that range,
+  // of its distances along d to B's nodes (window_ holds them along z; along y read again).
+  std::int64_t least_attach = 0;
+  for (int d = 2; d >= 1; --d) {
+    const std::int32_t o_lo = std::max(first[std::size_t(d)], 1 - R), o_hi = std::min(last[std::size_t(d)], R - 1);
+    if (d == 1) {
+      const std::int32_t* along = shifted_[1].data() + grid_.dims()[1] + centre[1];
+      for (std::int32_t o = o_lo; o <= o_hi; ++o) window_[std::size_t(o - o_lo)] = ball_axes_[1].count[std::size_t(along[o])];
+    }
+    least_attach += least_window_attach(std::span(window_.data(), std::size_t(std::max(o_hi - o_lo + 1, 0))), o_lo,
+                                        std::max(first[std::size_t(d)], -R), std::min(last[std::size_t(d)], R),
+                                        grid_.torus() ? grid_.dims()[d] : 0);
+  }
+  const std::int64_t lower = score + std::int64_t{m} * least_attach;
   if (lower >= bound) return lower;
   // Exact: the shell's first m free nodes along y and z, in l1_order_'s order: plane by plane in
   // x order, as many as the x pass took of each (whole rings, then the one taken in part), a
   // plane's ring by y, then z (-w before +w), read from the rows of busy bits.
+  // Rings read from free_rows2_ count their nodes by offset (shell_y_, shell_z_), the others by
+  // coordinate, with B's.
   auto& cy = ball_axes_[1].count;
   auto& cz = ball_axes_[2].count;
+  shell_y_.assign(std::size_t(2 * R + 1), 0), shell_z_.assign(std::size_t(2 * R + 1), 0);
+  std::int64_t* sy = shell_y_.data() + R;
+  std::int64_t* sz = shell_z_.data() + R;
   left = m;
   for (std::int32_t o = x_lo; o <= x_hi && left > 0; ++o) {
     std::int32_t take = std::min(ring_[std::size_t(o + R)], left);
     left -= take;
     if (take == 0) continue;
+    const std::int32_t s = R - std::abs(o);
+    const bool window = ring_in_window(s, first, last);
     if (take == ring_[std::size_t(o + R)]) {  // the whole ring: every free node, no branch on the bits
-      walk_ring(along_x[o], R - std::abs(o), centre, first, last, [&](std::int32_t y, std::int32_t z, std::int32_t free) {
-        cy[std::size_t(y)] += free, cz[std::size_t(z)] += free;
-        return true;
-      });
+      if (window) {
+        walk_ring_window(along_x[o], s, centre, [&](std::int32_t oy, std::int32_t oz, std::int32_t free) {
+          sy[oy] += free, sz[oz] += free;
+          return true;
+        });
+      } else {
+        walk_ring(along_x[o], s, centre, first, last, [&](std::int32_t y, std::int32_t z, std::int32_t free) {
+          cy[std::size_t(y)] += free, cz[std::size_t(z)] += free;
+          return true;
+        });
+      }
       continue;
     }
-    walk_ring(along_x[o], R - std::abs(o), centre, first, last, [&](std::int32_t y, std::int32_t z, std::int32_t free) {
-      if (!free) return true;
-      ++cy[std::size_t(y)], ++cz[std::size_t(z)];
-      return --take > 0;
-    });
+    if (window) {
+      walk_ring_window(along_x[o], s, centre, [&](std::int32_t oy, std::int32_t oz, std::int32_t free) {
+        if (!free) return true;
+        ++sy[oy], ++sz[oz];
+        return --take > 0;
+      });
+    } else {
+      walk_ring(along_x[o], s, centre, first, last, [&](std::int32_t y, std::int32_t z, std::int32_t free) {
+        if (!free) return true;
+        ++cy[std::size_t(y)], ++cz[std::size_t(z)];
+        return --take > 0;
+      });
+    }
   }
   std::int64_t exact = x;
   for (int d = 1; d < 3; ++d) {
     const std::int32_t* along = shifted_[std::size_t(d)].data() + grid_.dims()[d] + centre[d];
     const std::int32_t o_lo = std::max(first[std::size_t(d)], -R), o_hi = std::min(last[std::size_t(d)], R);
     const std::vector<std::int64_t>& count = ball_axes_[std::size_t(d)].count;
-    for (std::int32_t o = o_lo; o <= o_hi; ++o) window_[std::size_t(o - o_lo)] = count[std::size_t(along[o])];
+    const std::int64_t* shell = d == 1 ? sy : sz;
+    for (std::int32_t o = o_lo; o <= o_hi; ++o) window_[std::size_t(o - o_lo)] = count[std::size_t(along[o])] + shell[o];
     exact += window_pairs(d, o_lo, o_hi);
   }
   return exact;

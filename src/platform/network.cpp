@@ -1,7 +1,10 @@
 #include "dcsweep/platform/network.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdlib>
 #include <stdexcept>
+#include <vector>
 
 namespace dcsweep {
 namespace {
@@ -65,6 +68,53 @@ std::int64_t ring_window_pair_distance_sum(std::span<const std::int64_t> window,
     total -= pairs * (2 * d - wrap);
   }
   return total;
+}
+
+std::int64_t least_window_attach(std::span<const std::int64_t> window, std::int32_t lo, std::int32_t a,
+                                 std::int32_t b, std::int32_t wrap) {
+  const auto width = static_cast<std::int32_t>(window.size());
+  const std::int32_t hi = lo + width - 1;
+  if (a > b) throw std::invalid_argument("least_window_attach: an empty range of coordinates");
+  if (wrap > 0 && std::max(b, hi) - std::min(a, lo) >= wrap) {
+    throw std::invalid_argument("least_window_attach: the window and the range span more than the ring");
+  }
+  if (wrap == 0 || std::max(b, hi) - std::min(a, lo) <= wrap / 2) {
+    // As on a line (no node and coordinate more than half the ring apart): the sum is convex in
+    // v, least at a weighted median, so over [a, b] at the median brought into the range.
+    std::int64_t total = 0;
+    for (const std::int64_t c : window) total += c;
+    std::int32_t i = 0;
+    for (std::int64_t below = 0; i < width && 2 * (below + window[std::size_t(i)]) < total; ++i) below += window[std::size_t(i)];
+    const std::int64_t v = std::clamp(lo + i, a, b);
+    std::int64_t sum = 0;
+    for (std::int32_t j = 0; j < width; ++j) sum += window[std::size_t(j)] * std::abs(lo + j - v);
+    return sum;
+  }
+  // On the ring, v slid from a to b: a step to v + 1 brings the nodes 1 to ahead_n coordinates
+  // ahead of v one nearer and takes every other one farther, but (wrap odd) the one (wrap + 1) / 2
+  // ahead, as far either way. The nodes by coordinate ahead of a, (u - a) mod wrap, twice round
+  // (no wrapping in the slide), on the stack for rings of up to 128.
+  const std::int32_t ahead_n = wrap % 2 ? (wrap - 1) / 2 : wrap / 2;
+  std::array<std::int64_t, 256> stack;  // NOLINT: the first 2 wrap entries are zeroed below
+  std::vector<std::int64_t> heap;
+  std::int64_t* ring = stack.data();
+  if (wrap > 128) heap.resize(2 * std::size_t(wrap)), ring = heap.data();
+  std::fill_n(ring, 2 * std::size_t(wrap), std::int64_t{0});
+  std::int64_t total = 0;
+  for (std::int32_t i = 0, d = std::int32_t(((std::int64_t{lo} - a) % wrap + wrap) % wrap); i < width; ++i) {
+    ring[d] = ring[d + wrap] = window[std::size_t(i)], total += window[std::size_t(i)];
+    d = d + 1 == wrap ? 0 : d + 1;
+  }
+  std::int64_t at = 0, ahead = 0;  // at: the distances from v = a summed
+  for (std::int32_t d = 1; d < wrap; ++d) at += ring[d] * std::min(d, wrap - d);
+  for (std::int32_t d = 1; d <= ahead_n; ++d) ahead += ring[d];
+  std::int64_t best = at;
+  for (std::int32_t t = 0; t < b - a; ++t) {  // v = a + t to v + 1
+    at += total - 2 * ahead - (wrap % 2 ? ring[t + (wrap + 1) / 2] : 0);
+    best = std::min(best, at);
+    ahead += ring[t + 1 + ahead_n] - ring[t + 1];
+  }
+  return best;
 }
 
 }  // namespace dcsweep

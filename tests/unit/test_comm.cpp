@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "dcsweep/alloc/nearest.hpp"
@@ -134,6 +135,40 @@ TEST(AxisPairDistanceSum, EqualsEveryPairCountedOnLinesAndRingsOfEveryLength) {
       }
     }
   }
+}
+
+TEST(AxisPairDistanceSum, LeastWindowAttachIsTheLeastOverTheRangeOfEveryNodesDistance) {
+  // Windows of nodes at consecutive coordinates (negative ones too: offsets from a centre) and a
+  // range of coordinates around them, on lines and on rings of 1 to 41 (odd and even: on an even
+  // ring a node half way round is as far either way); the least of the nodes' distances summed,
+  // by axis_distance, over every coordinate of the range.
+  RngStream rng({37, 0, 0}, StreamPurpose::allocator);
+  for (std::int32_t length = 1; length <= 41; ++length) {
+    for (const bool ring : {false, true}) {
+      for (int trial = 0; trial < 6; ++trial) {
+        const std::int32_t wrap = ring ? length : 0;
+        const auto span = static_cast<std::int32_t>(rng.integer(1, length));  // the range's coordinates
+        const auto a = static_cast<std::int32_t>(rng.integer(-length, length));
+        const std::int32_t b = a + span - 1;
+        const auto lo = static_cast<std::int32_t>(rng.integer(a, b));
+        const auto width = static_cast<std::int32_t>(rng.integer(0, b - lo + 1));
+        std::vector<std::int64_t> window;
+        for (std::int32_t i = 0; i < width; ++i) window.push_back(rng.uniform01() < 0.3 ? 0 : rng.integer(0, 900));
+        std::int64_t least = std::numeric_limits<std::int64_t>::max();
+        for (std::int32_t v = a; v <= b; ++v) {
+          std::int64_t sum = 0;
+          for (std::int32_t i = 0; i < width; ++i) sum += window[std::size_t(i)] * axis_distance(lo + i, v, wrap);
+          least = std::min(least, sum);
+        }
+        ASSERT_EQ(least_window_attach(window, lo, a, b, wrap), least)
+            << length << (ring ? " ring" : " line") << " range " << a << ".." << b << " window from " << lo << " of " << width;
+      }
+    }
+  }
+  const std::vector<std::int64_t> two{1, 1};
+  EXPECT_THROW(least_window_attach(two, 0, 0, 5, 5), std::invalid_argument);  // 0 and 5: one coordinate of a ring of 5
+  EXPECT_EQ(least_window_attach(two, 0, 0, 4, 5), 1);
+  EXPECT_THROW(least_window_attach(two, 0, 1, 0, 0), std::invalid_argument);
 }
 
 TEST(CommCost, FastAllToAllAndEveryPatternEqualTheDefinition) {

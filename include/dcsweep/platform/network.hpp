@@ -37,4 +37,12 @@ std::int64_t line_pair_distance_sum(std::span<const std::int64_t> count);
 /// O(window + (window - wrap / 2)^2), less than a whole ring's pass when the window is narrow.
 std::int64_t ring_window_pair_distance_sum(std::span<const std::int64_t> window, std::int32_t wrap);
 
+/// The least, over coordinates v in [a, b], of the distance along the axis from v to the nodes
+/// of a window (window[i]: the nodes at coordinate lo + i), on a line (wrap 0) or a ring of `wrap`
+/// coordinates; coordinates as consecutive integers, the window's and [a, b] within `wrap` of
+/// each other. O(window + b - a): the nearest allocators' bound on what a node placed in [a, b]
+/// adds to a set's pairwise hops.
+std::int64_t least_window_attach(std::span<const std::int64_t> window, std::int32_t lo, std::int32_t a,
+                                 std::int32_t b, std::int32_t wrap);
+
 }  // namespace dcsweep
