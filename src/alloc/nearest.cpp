@@ -185,9 +185,7 @@ struct NearestSearch::Impl {
   /// Free nodes of plane v of axis d (the other two axes in order: a, b) within L1 distance
   /// (on a torus, wrapped) rho of the plane's point (a, b) of `centre`; rho in [0, ball_rho_].
   std::int32_t plane_ball(int d, std::int32_t v, std::int32_t rho, const Offset& centre) const {
-    const PlaneTable& t = ball_[std::size_t(d)];
-    return t.count[(std::size_t(v) * std::size_t(t.cap + 1) + std::size_t(std::min(rho, t.cap))) * t.plane +
-                   std::size_t(centre[t.a]) * std::size_t(grid_.dims()[t.b]) + std::size_t(centre[t.b])];
+    return PlaneBalls(*this, d, centre)(v, rho);
   }
   std::int64_t offset_index(std::int32_t ox, std::int32_t oy, std::int32_t oz) const {
     return (std::int64_t(ox - lo_[0]) * span_[1] + (oy - lo_[1])) * span_[2] + (oz - lo_[2]);
@@ -239,6 +237,19 @@ struct NearestSearch::Impl {
     std::int32_t cap = 0;
     std::size_t plane = 0;
     std::vector<std::uint16_t> count;
+  };
+  /// plane_ball's counts of axis d at one centre, the table's position for that centre found once.
+  struct PlaneBalls {
+    PlaneBalls(const Impl& search, int d, const Offset& centre)
+        : t(search.ball_[std::size_t(d)]),
+          at(t.count.data() + std::size_t(centre[t.a]) * std::size_t(search.grid_.dims()[t.b]) + std::size_t(centre[t.b])),
+          per_plane(std::size_t(t.cap + 1) * t.plane) {}
+    std::int32_t operator()(std::int32_t v, std::int32_t rho) const {
+      return at[std::size_t(v) * per_plane + std::size_t(std::min(rho, t.cap)) * t.plane];
+    }
+    const PlaneTable& t;
+    const std::uint16_t* at;
+    std::size_t per_plane;
   };
   std::array<PlaneTable, 3> ball_;
   std::int32_t ball_rho_ = -1;             ///< the tables hold balls up to this radius
@@ -974,13 +985,16 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
   for (int d = 0; d < 3; ++d) first[d] = grid_.lowest_offset(centre, d), last[d] = grid_.highest_offset(centre, d);
   const std::int32_t* along_x = shifted_[0].data() + grid_.dims()[0] + centre[0];
   std::int32_t R = std::clamp(last_radius_, 1, ball_rho_), inside = 0;
+  const PlaneBalls x_balls(*this, 0, centre);
   for (;;) {
     inside = 0;
     std::int32_t all = 0;
+    std::int32_t* in_of = inside_.data() + R;
+    std::int32_t* ring_of = ring_.data() + R;
     for (std::int32_t o = std::max(first[0], -R); o <= std::min(last[0], R); ++o) {
       const std::int32_t t = std::abs(o), v = along_x[o];
-      const std::int32_t in = t < R ? plane_ball(0, v, R - 1 - t, centre) : 0, upto = plane_ball(0, v, R - t, centre);
-      inside_[std::size_t(o + R)] = in, ring_[std::size_t(o + R)] = upto - in;
+      const std::int32_t in = t < R ? x_balls(v, R - 1 - t) : 0, upto = x_balls(v, R - t);
+      in_of[o] = in, ring_of[o] = upto - in;
       inside += in, all += upto;
     }
     if (inside >= k) {
@@ -1025,10 +1039,11 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
     std::fill(count.begin(), count.end(), 0);
     const std::int32_t* along = shifted_[std::size_t(d)].data() + grid_.dims()[d] + centre[d];
     const std::int32_t o_lo = std::max(first[std::size_t(d)], 1 - R), o_hi = std::min(last[std::size_t(d)], R - 1);
+    const PlaneBalls balls(*this, d, centre);
     for (std::int32_t o = o_lo; o <= o_hi; ++o) {
       const std::int32_t rho = R - 1 - std::abs(o);
       count[std::size_t(along[o])] = window_[std::size_t(o - o_lo)] =
-          rho <= ball_rho_ ? plane_ball(d, along[o], rho, centre) : plane_ball_rows(d, along[o], rho, centre, first, last);
+          rho <= ball_rho_ ? balls(along[o], rho) : plane_ball_rows(d, along[o], rho, centre, first, last);
     }
     score += window_pairs(d, o_lo, o_hi);
     if (score >= bound) return score;
