@@ -261,7 +261,9 @@ struct NearestSearch::Impl {
   std::vector<std::int32_t> inside_, ring_;  ///< ball_score's scratch, by x offset + R
   std::vector<std::int64_t> window_;         ///< ball_score's scratch: counts by offset in a window
   std::vector<std::int64_t> shell_y_, shell_z_;  ///< ball_score's scratch: the shell's nodes by offset + R
-  std::array<AxisHistogram, 3> ball_axes_;  ///< ball_score's scratch
+  /// ball_score's scratch: B's (and the walked rings') nodes by y and by z coordinate ([1], [2];
+  /// [0] unused: along x the counts stay in window_)
+  std::array<AxisHistogram, 3> ball_axes_;
 };
 
 namespace {
