@@ -166,18 +166,23 @@ struct NearestSearch::Impl {
   std::int32_t plane_ball_rows(int d, std::int32_t v, std::int32_t rho, const Offset& centre,
                                const std::array<std::int32_t, 3>& first, const std::array<std::int32_t, 3>& last);
   void build_busy_cols();
+  /// Walks plane x's ring at 2D L1 radius s around `centre`: walk_ring_window where the ring can
+  /// be read from free_rows2_ (a torus whose z rows fit, a ring inside the offsets' range along y
+  /// and z, so no offset wraps onto another), else walk_ring_bits.
   template <class Visit>
   void walk_ring(std::int32_t x, std::int32_t s, const Offset& centre, const std::array<std::int32_t, 3>& first,
-                 const std::array<std::int32_t, 3>& last, Visit&& visit) const;
-  /// Whether plane rings of radius s around a centre can be read from free_rows2_: a torus whose
-  /// z rows fit (free_rows2_ built) and a ring inside the offsets' range along y and z (so
-  /// no offset wraps onto another).
-  bool ring_in_window(std::int32_t s, const std::array<std::int32_t, 3>& first,
-                      const std::array<std::int32_t, 3>& last) const {
-    return !free_rows2_.empty() && -s >= first[1] && s <= last[1] && -s >= first[2] && s <= last[2];
+                 const std::array<std::int32_t, 3>& last, Visit&& visit) const {
+    if (!free_rows2_.empty() && -s >= first[1] && s <= last[1] && -s >= first[2] && s <= last[2]) {
+      walk_ring_window(x, s, centre, visit);
+    } else {
+      walk_ring_bits(x, s, centre, first, last, visit);
+    }
   }
-  /// walk_ring where ring_in_window(s): visit(oy, oz, free) by offsets from the centre, in the
-  /// same order, each row's two bits read from one shifted word of free_rows2_.
+  template <class Visit>
+  void walk_ring_bits(std::int32_t x, std::int32_t s, const Offset& centre, const std::array<std::int32_t, 3>& first,
+                      const std::array<std::int32_t, 3>& last, Visit&& visit) const;
+  /// walk_ring_bits for a ring inside the offsets' range on a torus at most 32 long along z, each
+  /// row's two bits read from one shifted word of free_rows2_.
   template <class Visit>
   void walk_ring_window(std::int32_t x, std::int32_t s, const Offset& centre, Visit&& visit) const;
   std::int32_t radius_beyond_tables(const Offset& centre, std::int32_t k, const std::array<std::int32_t, 3>& first,
@@ -261,8 +266,8 @@ struct NearestSearch::Impl {
   std::vector<std::int32_t> inside_, ring_;  ///< ball_score's scratch, by x offset + R
   std::vector<std::int64_t> window_;         ///< ball_score's scratch: counts by offset in a window
   std::vector<std::int64_t> shell_y_, shell_z_;  ///< ball_score's scratch: the shell's nodes by offset + R
-  /// ball_score's scratch: B's (and the walked rings') nodes by y and by z coordinate ([1], [2];
-  /// [0] unused: along x the counts stay in window_)
+  /// ball_score's scratch: B's nodes by y and by z coordinate ([1], [2]; [0] unused: along x the
+  /// counts stay in window_)
   std::array<AxisHistogram, 3> ball_axes_;
 };
 
@@ -894,13 +899,14 @@ void NearestSearch::Impl::build_busy_cols() {
 
 /// Walks plane x's ring at 2D L1 radius s around `centre` (offsets within first..last) in
 /// l1_order_'s order, by y offset, then z (-w before +w), reading each node's bit from the rows of
-/// busy bits: visit(y, z, free) returns whether to go on. A visitor that adds `free` without
-/// testing it reads a ring without a branch per bit (on a half busy machine the bits are a coin
-/// toss, and mispredicted branches were a fifth of a 512-node decision's time).
+/// busy bits: visit(oy, oz, free), the node's offsets from the centre, returns whether to go on. A
+/// visitor that adds `free` without testing it reads a ring without a branch per bit (on a half
+/// busy machine the bits are a coin toss, and mispredicted branches were a fifth of a 512-node
+/// decision's time).
 template <class Visit>
-void NearestSearch::Impl::walk_ring(std::int32_t x, std::int32_t s, const Offset& centre,
-                                    const std::array<std::int32_t, 3>& first, const std::array<std::int32_t, 3>& last,
-                                    Visit&& visit) const {
+void NearestSearch::Impl::walk_ring_bits(std::int32_t x, std::int32_t s, const Offset& centre,
+                                         const std::array<std::int32_t, 3>& first,
+                                         const std::array<std::int32_t, 3>& last, Visit&& visit) const {
   const std::int32_t ly = grid_.dims()[1], lz = grid_.dims()[2];
   const std::int32_t* along_y = shifted_[1].data() + ly + centre[1];
   const std::int32_t* along_z = shifted_[2].data() + lz + centre[2];
@@ -911,7 +917,7 @@ void NearestSearch::Impl::walk_ring(std::int32_t x, std::int32_t s, const Offset
     auto go_on = [&](std::int32_t oz) {
       if (oz < first[2] || oz > last[2]) return true;
       const std::int32_t z = along_z[oz];
-      return visit(y, z, std::int32_t(((row[z / 64] >> (z % 64)) & 1U) ^ 1U));
+      return visit(oy, oz, std::int32_t(((row[z / 64] >> (z % 64)) & 1U) ^ 1U));
     };
     if (w > 0 && !go_on(-w)) return;
     if (!go_on(w)) return;
@@ -953,16 +959,10 @@ std::int32_t NearestSearch::Impl::radius_beyond_tables(const Offset& centre, std
     inside = all;
     for (std::int32_t o = std::max(first[0], -R); o <= std::min(last[0], R); ++o) {
       std::int32_t ring = 0;
-      const auto count = [&ring](std::int32_t, std::int32_t, std::int32_t free) {
+      walk_ring(along_x[o], R - std::abs(o), centre, first, last, [&ring](std::int32_t, std::int32_t, std::int32_t free) {
         ring += free;
         return true;
-      };
-      const std::int32_t s = R - std::abs(o);
-      if (ring_in_window(s, first, last)) {
-        walk_ring_window(along_x[o], s, centre, count);
-      } else {
-        walk_ring(along_x[o], s, centre, first, last, count);
-      }
+      });
       wide_ring_[std::size_t(o + lx)] = ring;
       wide_up_[std::size_t(o + lx)] += ring, all += ring;
     }
@@ -1067,11 +1067,8 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
   if (lower >= bound) return lower;
   // Exact: the shell's first m free nodes along y and z, in l1_order_'s order: plane by plane in
   // x order, as many as the x pass took of each (whole rings, then the one taken in part), a
-  // plane's ring by y, then z (-w before +w), read from the rows of busy bits.
-  // Rings read from free_rows2_ count their nodes by offset (shell_y_, shell_z_), the others by
-  // coordinate, with B's.
-  auto& cy = ball_axes_[1].count;
-  auto& cz = ball_axes_[2].count;
+  // plane's ring by y, then z (-w before +w) (walk_ring). The shell's nodes are counted by offset
+  // (shell_y_, shell_z_), B's by coordinate.
   shell_y_.assign(std::size_t(2 * R + 1), 0), shell_z_.assign(std::size_t(2 * R + 1), 0);
   std::int64_t* sy = shell_y_.data() + R;
   std::int64_t* sz = shell_z_.data() + R;
@@ -1081,34 +1078,18 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
     left -= take;
     if (take == 0) continue;
     const std::int32_t s = R - std::abs(o);
-    const bool window = ring_in_window(s, first, last);
     if (take == ring_[std::size_t(o + R)]) {  // the whole ring: every free node, no branch on the bits
-      if (window) {
-        walk_ring_window(along_x[o], s, centre, [&](std::int32_t oy, std::int32_t oz, std::int32_t free) {
-          sy[oy] += free, sz[oz] += free;
-          return true;
-        });
-      } else {
-        walk_ring(along_x[o], s, centre, first, last, [&](std::int32_t y, std::int32_t z, std::int32_t free) {
-          cy[std::size_t(y)] += free, cz[std::size_t(z)] += free;
-          return true;
-        });
-      }
+      walk_ring(along_x[o], s, centre, first, last, [&](std::int32_t oy, std::int32_t oz, std::int32_t free) {
+        sy[oy] += free, sz[oz] += free;
+        return true;
+      });
       continue;
     }
-    if (window) {
-      walk_ring_window(along_x[o], s, centre, [&](std::int32_t oy, std::int32_t oz, std::int32_t free) {
-        if (!free) return true;
-        ++sy[oy], ++sz[oz];
-        return --take > 0;
-      });
-    } else {
-      walk_ring(along_x[o], s, centre, first, last, [&](std::int32_t y, std::int32_t z, std::int32_t free) {
-        if (!free) return true;
-        ++cy[std::size_t(y)], ++cz[std::size_t(z)];
-        return --take > 0;
-      });
-    }
+    walk_ring(along_x[o], s, centre, first, last, [&](std::int32_t oy, std::int32_t oz, std::int32_t free) {
+      if (!free) return true;
+      ++sy[oy], ++sz[oz];
+      return --take > 0;
+    });
   }
   std::int64_t exact = x;
   for (int d = 1; d < 3; ++d) {

@@ -75,11 +75,12 @@ std::int64_t least_window_attach(std::span<const std::int64_t> window, std::int3
                                  std::int32_t b, std::int32_t wrap) {
   const auto width = static_cast<std::int32_t>(window.size());
   const std::int32_t hi = lo + width - 1;
+  const std::int32_t spread = std::max(b, hi) - std::min(a, lo);  // the farthest apart two of them can be
   if (a > b) throw std::invalid_argument("least_window_attach: an empty range of coordinates");
-  if (wrap > 0 && std::max(b, hi) - std::min(a, lo) >= wrap) {
+  if (wrap > 0 && spread >= wrap) {
     throw std::invalid_argument("least_window_attach: the window and the range span more than the ring");
   }
-  if (wrap == 0 || std::max(b, hi) - std::min(a, lo) <= wrap / 2) {
+  if (wrap == 0 || spread <= wrap / 2) {
     // As on a line (no node and coordinate more than half the ring apart): the sum is convex in
     // v, least at a weighted median, so over [a, b] at the median brought into the range.
     std::int64_t total = 0;
