@@ -17,6 +17,7 @@
 #include "dcsweep/sim/run.hpp"
 #include "dcsweep/sweep/inputs.hpp"
 #include "dcsweep/sweep/read_check.hpp"
+#include "dcsweep/workload/workload.hpp"
 #include "dcsweep/sim/scenario.hpp"
 
 namespace dcsweep::cli {
@@ -130,7 +131,15 @@ int simulate_command(std::span<const std::string> args, std::ostream& out, std::
   }
   auto jobs_out = open_output(vm, "jobs-out");
   auto events_out = open_output(vm, "job-events-out");
-  const Scenario scenario = make_scenario(params);
+  std::shared_ptr<const SwfTrace> trace;  // kept for the selection's note
+  const Scenario scenario = make_scenario(params, 0, 0, [&](const std::string& path) {
+    return trace = std::make_shared<const SwfTrace>(read_swf(path));
+  });
+  if (trace) {
+    if (const std::string note = first_job_note(*trace, params.integer("first_job")); !note.empty()) {
+      err << "dcsweep: note: " << scenario.workload.source << ": " << note << "\n";
+    }
+  }
   note_rejections(err, scenario);
   // The room's D is built (and its warnings shown) before simulating; files may be HDF5.
   HeatDistributionBuild room;

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <numeric>
+#include <set>
 #include <ostream>
 
 #include "commands.hpp"
@@ -9,6 +10,9 @@
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/core/text.hpp"
 #include "dcsweep/sim/catalog.hpp"
+#include "dcsweep/sim/ratebased.hpp"
+#include "dcsweep/sim/scenario.hpp"
+#include "dcsweep/workload/workload.hpp"
 #include "dcsweep/sweep/cost.hpp"
 #include "dcsweep/sweep/inputs.hpp"
 #include "dcsweep/sweep/point.hpp"
@@ -101,6 +105,21 @@ std::string bytes_text(double bytes) {
   return text;
 }
 
+/// A note for each (trace, first_job) of the grid where first_job selects the same jobs as 0
+/// (below the trace's first id: a record number taken for an id).
+void print_first_job_notes(std::ostream& out, const Grid& grid, const TraceLoader& traces) {
+  std::set<std::pair<std::string, std::int64_t>> seen;
+  for (std::uint64_t i = 0; i < grid.size(); ++i) {
+    const ParamSet p = grid.params(i);
+    if (is_ratebased(p) || p.text("workload") != "trace") continue;
+    const auto [it, added] = seen.emplace(p.text("trace"), p.integer("first_job"));
+    if (!added) continue;
+    if (const std::string note = first_job_note(*traces(it->first), it->second); !note.empty()) {
+      out << "note: " << it->first << ": " << note << "\n";
+    }
+  }
+}
+
 }  // namespace
 
 int validate_command(std::span<const std::string> args, std::ostream& out) {
@@ -113,7 +132,8 @@ int validate_command(std::span<const std::string> args, std::ostream& out) {
   if (args.size() > 1) throw InputError("validate: unexpected argument '" + args[1] + "'");
   const SweepSpec spec = read_spec(args.front(), simulation_catalog());
   const Grid grid(spec, simulation_catalog());
-  const std::vector<double> costs = estimate_costs(grid, caching_trace_loader(), {}, 0, 1, caching_heat_provider());
+  const TraceLoader traces = caching_trace_loader();
+  const std::vector<double> costs = estimate_costs(grid, traces, {}, 0, 1, caching_heat_provider());
   const RoomBuilds rooms = estimate_room_builds(grid);
   const double total = std::accumulate(costs.begin(), costs.end(), 0.0);
   const double longest = costs.empty() ? 0.0 : *std::max_element(costs.begin(), costs.end());
@@ -144,6 +164,7 @@ int validate_command(std::span<const std::string> args, std::ostream& out) {
     out << "point time limit: " << format_number(spec.point_time_limit_s)
         << " s (a point past it is failed; --resume --retry-failed computes it again)\n";
   }
+  print_first_job_notes(out, grid, traces);
   if (!spec.job_events_dir.empty()) out << "job events: " << spec.job_events_dir << "/point-NNNNNN.csv per point\n";
   const ResultLayout layout = ResultLayout::of_grid(grid);
   const OutputEstimate output =

@@ -83,6 +83,17 @@ void check_strict(const Workload& w, std::size_t selected, MachineSize platform)
 
 }  // namespace
 
+std::string first_job_note(const SwfTrace& trace, std::int64_t first_job) {
+  if (first_job <= 0 || trace.records.empty() || first_job >= trace.records.front().id) return {};
+  std::string note = "first_job " + std::to_string(first_job) + " is below the trace's first job id " +
+                     std::to_string(trace.records.front().id) +
+                     ", so the run starts at its first job, as with 0 (first_job is a job id, not a record number";
+  if (std::uint64_t(first_job) <= trace.records.size()) {
+    note += "; record " + std::to_string(first_job) + " has id " + std::to_string(trace.records[std::size_t(first_job) - 1].id);
+  }
+  return note + ")";
+}
+
 void RejectedJobs::record(std::int64_t& reason, std::string why) {
   if (total() == 0) first = std::move(why);
   ++reason;

@@ -405,5 +405,28 @@ else
   fail "simulate --model ratebased on a small room: $(cat "$tmp/rb.json" "$tmp/err")"
 fi
 
+# A first_job below the trace's first id (CEA-Curie's start at 272393) selects what 0 selects:
+# the run is the same and a note says so, naming record 10500's id.
+curie=$traces/CEA-Curie-2011-2.1-cln.swf.gz
+if "$bin" simulate --trace "$curie" --first-job 10500 --jobs 20 --json >"$tmp/fj.json" 2>"$tmp/fj.err" &&
+  "$bin" simulate --trace "$curie" --jobs 20 --json >"$tmp/fj0.json" 2>"$tmp/fj0.err" && cmp -s "$tmp/fj.json" "$tmp/fj0.json" &&
+  grep -qx "dcsweep: note: $curie: first_job 10500 is below the trace's first job id 272393, so the run starts at its first job, as with 0 (first_job is a job id, not a record number; record 10500 has id 311770)" "$tmp/fj.err" &&
+  ! grep -q first_job "$tmp/fj0.err" &&
+  "$bin" simulate --trace "$curie" --first-job 311770 --jobs 20 --json 2>"$tmp/fj1.err" | grep -q '"status": "ok"' &&
+  ! grep -q first_job "$tmp/fj1.err"; then
+  ok
+else
+  fail "simulate --first-job 10500 on CEA-Curie: $(cat "$tmp/fj.err" "$tmp/fj0.err")"
+fi
+
+printf '[sweep]\nname = "fj"\n[base]\ntrace = "%s"\njobs = 20\n[axes]\nfirst_job = [0, 10500, 20000, 311770]\n' "$curie" >"$tmp/fj.toml"
+if "$bin" validate "$tmp/fj.toml" >"$tmp/fj.txt" 2>"$tmp/err" && [[ $(grep -c '^note: .*first_job' "$tmp/fj.txt") -eq 2 ]] &&
+  grep -q "^note: $curie: first_job 10500 is below the trace's first job id 272393" "$tmp/fj.txt" &&
+  grep -q "^note: $curie: first_job 20000 is below the trace's first job id 272393, .*record 20000 has id 3" "$tmp/fj.txt"; then
+  ok
+else
+  fail "validate notes first_job below the first id: $(cat "$tmp/fj.txt" "$tmp/err")"
+fi
+
 echo "$pass passed, $failures failed"
 [[ $failures -eq 0 ]]

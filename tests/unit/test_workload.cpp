@@ -62,6 +62,26 @@ TEST(Workload, SelectionByFirstJobAndCount) {
   EXPECT_EQ(input_error([&] { build_workload(sample(), o, {10, 4}); }), "t.swf: no job with id >= first_job 99");
 }
 
+TEST(Workload, FirstJobBelowTheFirstIdIsNotedAsSelectingFromTheStart) {
+  // Ids from 41: first_job 1-40 select what 0 selects; the note says so and names record
+  // first_job's id where the trace has that many records.
+  SwfTrace trace = sample();
+  for (SwfRecord& r : trace.records) r.id += 40;
+  TraceOptions o;
+  o.first_job = 3;
+  const Workload from_3 = build_workload(trace, o, {10, 4}), from_0 = build_workload(trace, {}, {10, 4});
+  ASSERT_EQ(from_3.jobs.size(), from_0.jobs.size());
+  EXPECT_EQ(from_3.jobs.front().id, 41);
+  EXPECT_EQ(first_job_note(trace, 3),
+            "first_job 3 is below the trace's first job id 41, so the run starts at its first job, as with 0 "
+            "(first_job is a job id, not a record number; record 3 has id 43)");
+  EXPECT_EQ(first_job_note(trace, 40),
+            "first_job 40 is below the trace's first job id 41, so the run starts at its first job, as with 0 "
+            "(first_job is a job id, not a record number)");
+  for (const std::int64_t selects : {0, 41, 43, 46}) EXPECT_EQ(first_job_note(trace, selects), "") << selects;
+  EXPECT_EQ(first_job_note(sample(), 1), "") << "ids from 1: first_job 1 is the first job";
+}
+
 TEST(Workload, GammaScalesRebasedSubmitTimes) {
   TraceOptions o;
   o.gamma = 0.5;

@@ -88,4 +88,10 @@ struct TraceOptions {
 /// (rules documented in inputs/traces/README.md and the function body).
 Workload build_workload(const SwfTrace& trace, const TraceOptions& options, MachineSize platform);
 
+/// Empty unless `first_job` is positive and below the trace's first job id, where it selects the
+/// same jobs as 0 (CEA-Curie's ids start at 272,393: `first_job = 10500` runs from its first
+/// record). Then a sentence for the user saying so, with the id of record number `first_job` if
+/// the trace has one (first_job counts ids, not records).
+std::string first_job_note(const SwfTrace& trace, std::int64_t first_job);
+
 }  // namespace dcsweep
