@@ -64,10 +64,10 @@ echo
 echo "== allocators (issue 8): one 512-node decision on half-busy intrepid, median of $runs =="
 taskset -c 0 "$bin/bench/bench_alloc" --runs "$runs"
 echo
-echo "== allocators over a realistic run (issue 29): CEA-Curie from record 10,500, 574 jobs, 25 s limit each =="
+echo "== allocators over a realistic run (issue 29): CEA-Curie from record 10,500 (job id 311770), 600 records, 25 s limit each =="
 for platform in oxley1080 oxley4320 intrepid; do
   taskset -c 0 "$bin/bench/bench_decisions" inputs/traces/CEA-Curie-2011-2.1-cln.swf.gz --platform "$platform" \
-    --scale-to-platform --first-job 10500 --jobs 600 --limit-s 25 --allocator mc1x1 --allocator mm \
+    --scale-to-platform --first-job 311770 --jobs 600 --limit-s 25 --allocator mc1x1 --allocator mm \
     --allocator genalg --allocator bqp --allocator mpit --allocator joint --allocator mtdp --allocator lrh
 done
 echo

@@ -138,7 +138,6 @@ room_rows = 2
 room_racks_per_row = 5
 room_nodes_per_rack = 36
 trace = "inputs/traces/CEA-Curie-2011-2.1-cln.swf.gz"
-first_job = 10500
 jobs = 600
 scale_to_platform = true
 allocator = "first_fit"
@@ -200,7 +199,6 @@ seed = 29
 [base]
 platform = "oxley1080"
 trace = "inputs/traces/CEA-Curie-2011-2.1-cln.swf.gz"
-first_job = 10500
 jobs = 1000
 scale_to_platform = true
 
