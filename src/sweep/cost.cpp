@@ -166,9 +166,10 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
     return mpit + model.joint_per_k2_s * shape.joint_small_sq_sum + model.joint_per_k2_zone_s * shape.joint_small_touched_sum +
            model.joint_inner_per_k_zone2_s * shape.joint_large_sum * z2;
   }
-  if (a == "mtdp") {
+  if (a == "mtdp") {  // grouping per decision; the greedy where a job finds more idle nodes on than it takes
+    const double load = p.real("gamma") > 0 ? std::min(1.0, shape.load_at(p.real("gamma"))) : 1.0;
     return (model.mtdp_per_node_s * n + model.mtdp_per_zone_s * shape.room_zones) * jobs +
-           model.mtdp_per_k_z035_s * shape.node_sum * std::pow(shape.room_zones, 0.35);
+           model.mtdp_greedy_per_k_zone_s * shape.node_sum * shape.room_zones * load;
   }
   if (a == "lrh" || a == "hts") return model.rank_per_zone2_s * z2 + model.rank_per_node_s * n;  // once per point
   return 0;  // first_fit, random; lrh and hts per decision too: per node handed out (workload_cost)
