@@ -299,6 +299,40 @@ TEST(BqpHeuristic, EqualsTheStraightforwardVersionForLargeJobsOnRowsOfCandidates
   }
 }
 
+TEST(BqpHeuristic, EqualsTheStraightforwardVersionWhereEachRowHasOneLinearCost) {
+  // The allocator's rooms put a line along the last axis in one zone, so a row's candidates share
+  // their cooling cost and the greedy takes each row's least marginal from the order of the last
+  // axis' hops (greedy_by_rows). Jobs of a tenth to 90% of the candidates on a mostly free
+  // machine (rows whole or in part; intrepid's jobs of 20,000 nodes of 39,000), tori and meshes
+  // of rows up to 64 long; costs per zone of 4 rows, one cost for all (every step a tie between
+  // rows: the lower index wins), both signs, and a pair weight too small against the costs for
+  // hops to order a row exactly (then the rows are scanned).
+  RngStream rng({37, 0, 0}, StreamPurpose::allocator);
+  for (int i = 0; i < 24; ++i) {
+    const bool torus = i % 2 == 1;
+    const std::array<std::int32_t, 3> dims{5, 8, i % 6 < 2 ? 64 : i % 6 < 4 ? 32 : 7};
+    const std::int32_t cells = dims[0] * dims[1] * dims[2];
+    const auto size = static_cast<std::int32_t>(rng.integer(cells * 6 / 10, cells));
+    const auto pick = static_cast<std::int32_t>(rng.integer(std::max(2, size / 10), size * 9 / 10));
+    BqpProblem p = random_problem(rng, dims, size, pick, rng.uniform(0.2, 3) / pick, 1.0, torus);
+    std::vector<std::size_t> order(p.coordinate.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p.coordinate[a] < p.coordinate[b]; });
+    std::vector<double> zone_cost(std::size_t(dims[0] * dims[1]));
+    for (double& c : zone_cost) c = rng.uniform(0.2, 3.0);
+    BqpProblem rows = p;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const auto& c = p.coordinate[order[k]];
+      rows.coordinate[k] = c;
+      rows.linear[k] = zone_cost[std::size_t(c[0] * dims[1] + c[1] / 4)];
+      if (i % 4 == 2) rows.linear[k] = 1;
+      if (i % 4 == 1) rows.linear[k] -= 1.6;
+    }
+    if (i % 8 == 5) rows.pair_weight = 1e-20;  // hops below the costs' rounding
+    EXPECT_EQ(bqp_solve_heuristic(rows), straightforward_heuristic(rows)) << "problem " << i;
+  }
+}
+
 TEST(BqpLaw, MoreBetaNeverRaisesTheCoolingTermMoreAlphaNeverRaisesTheCommTerm) {
   // Exchange argument: x1 optimal for b1, x2 for b2 > b1 give (b2 - b1)(cool2 - cool1) <= 0.
   RngStream rng({10, 0, 0}, StreamPurpose::allocator);
