@@ -100,6 +100,8 @@ struct NearestSearch::Impl {
   void sort_ascending(std::vector<NodeId>& ids) const { sort_ids(ids, grid_.node_count()); }
   bool prepare_zone_counts(const Machine& machine, std::span<const std::int32_t> zone_of_node, std::int32_t zones);
   void surely_taken_per_zone(NodeId centre, std::int32_t k, std::vector<std::int32_t>& counts) const;
+  void taken_per_zone(const Machine& machine, NodeId centre, std::int32_t k, std::span<const std::int32_t> zone_of_node,
+                      std::vector<std::int32_t>& counts) const;
 
  private:
   // MC1x1
@@ -218,6 +220,7 @@ struct NearestSearch::Impl {
   /// shifted_[d][v + L]: the coordinate v in [-L, 2L) lands on (wrapped on a torus, -1 off a mesh)
   std::array<std::vector<std::int32_t>, 3> shifted_;
   std::vector<Offset> shell_order_, l1_order_;
+  std::vector<std::size_t> shell_begin_;  ///< per L_inf radius r, the first of shell_order_'s offsets at r or more
   std::array<AxisHistogram, 3> axes_;
   std::vector<NodeId> taken_;
   std::unordered_map<std::int32_t, IdealShape> ideal_;  ///< by k
@@ -298,6 +301,10 @@ NearestSearch::Impl::Impl(const Platform& platform)
     : grid_(platform),
       shell_order_(sorted_offsets(grid_, shell_key)),
       l1_order_(sorted_offsets(grid_, l1_key)) {
+  for (std::size_t i = 0; i < shell_order_.size(); ++i) {
+    while (std::ssize(shell_begin_) <= linf(shell_order_[i])) shell_begin_.push_back(i);
+  }
+  shell_begin_.push_back(shell_order_.size());
   for (int d = 0; d < 3; ++d) {
     ext_[d] = grid_.torus() ? 2 * grid_.dims()[d] : grid_.dims()[d];
     axes_[d].count.assign(std::size_t(grid_.dims()[d]), 0);
@@ -462,6 +469,26 @@ void NearestSearch::Impl::surely_taken_per_zone(NodeId centre, std::int32_t k, s
   for (std::size_t q = 0; q < std::size_t(zones_); ++q) {
     counts[q] = std::uint16_t(p[0][q] - p[1][q] - p[2][q] - p[3][q] + p[4][q] + p[5][q] + p[6][q] - p[7][q]);
   }
+}
+
+void NearestSearch::Impl::taken_per_zone(const Machine& machine, NodeId centre, std::int32_t k,
+                                         std::span<const std::int32_t> zone_of_node, std::vector<std::int32_t>& counts) const {
+  // The shells below the last one from the zone prefix tables (surely_taken_per_zone), then the
+  // last shell's first free nodes in shell order: collect()'s set, counted.
+  surely_taken_per_zone(centre, k, counts);
+  const Offset c = grid_.coordinate(centre);
+  std::int32_t r = 0;
+  const std::int32_t widest = std::max({grid_.dims()[0], grid_.dims()[1], grid_.dims()[2]});
+  while (r <= widest && box_count(c, r) < k) ++r;
+  std::int64_t left = k - (r == 0 ? 0 : box_count(c, r - 1));
+  if (left <= 0 || std::size_t(r) + 1 >= shell_begin_.size()) return;
+  const std::span<const Offset> shell(shell_order_.data() + shell_begin_[std::size_t(r)],
+                                      shell_begin_[std::size_t(r) + 1] - shell_begin_[std::size_t(r)]);
+  walk(shell, c, [&](NodeId n, const Offset&) {
+    if (!machine.is_free(n)) return true;
+    ++counts[std::size_t(zone_of_node[std::size_t(n)])];
+    return --left > 0;
+  });
 }
 
 /// Sum over r < R of (k - F(r)); stops at `bound` (the centre cannot win then).
@@ -1227,6 +1254,11 @@ bool NearestSearch::prepare_zone_counts(const Machine& machine, std::span<const 
 
 void NearestSearch::surely_taken_per_zone(NodeId centre, std::int32_t nodes, std::vector<std::int32_t>& counts) const {
   impl_->surely_taken_per_zone(centre, nodes, counts);
+}
+
+void NearestSearch::taken_per_zone(const Machine& machine, NodeId centre, std::int32_t nodes,
+                                   std::span<const std::int32_t> zone_of_node, std::vector<std::int32_t>& counts) const {
+  impl_->taken_per_zone(machine, centre, nodes, zone_of_node, counts);
 }
 
 std::vector<NodeId> nearest_allocate(NearestKind kind, const Platform& platform, const Machine& machine,

@@ -400,7 +400,7 @@ std::unique_ptr<Allocator> make(const std::string& name, const Platform& p) {
   return allocator_registry().at(name).make(BuildContext{params, {1, 0, 0}}, p);
 }
 
-TEST(Nearest, SurelyTakenPerZoneCountsTheShellsBelowTheLastAsAStraightforwardCount) {
+TEST(Nearest, TakenPerZoneCountsTheShellsBelowTheLastAndTheWholeCollectionAsAStraightforwardCount) {
   // For each centre and job size: R = the least L_inf radius (wrapped on a torus) holding k free
   // nodes; the free nodes within R - 1, per zone, counted node by node. Tori of odd and even
   // sides (the canonical offset range is asymmetric on even sides), a mesh, a side shorter than
@@ -453,6 +453,10 @@ TEST(Nearest, SurelyTakenPerZoneCountsTheShellsBelowTheLastAsAStraightforwardCou
         std::vector<std::int32_t> taken(std::size_t(zones), 0);
         for (const NodeId n : search.mc1x1_around(m, centre, k)) ++taken[std::size_t(zone_of[std::size_t(n)])];
         for (std::int32_t z = 0; z < zones; ++z) EXPECT_GE(taken[std::size_t(z)], expected[std::size_t(z)]);
+        // taken_per_zone counts that collection exactly (its last shell walked in shell order)
+        std::vector<std::int32_t> all;
+        search.taken_per_zone(m, centre, k, zone_of, all);
+        EXPECT_EQ(all, taken) << "centre " << centre << ", k " << k << ", R " << r;
         ++checked, cut += r > 0 && std::accumulate(expected.begin(), expected.end(), 0) < k;
       }
     }

@@ -78,6 +78,11 @@ class NearestSearch {
   /// `zone_of_node[n]` in [0, zones).
   bool prepare_zone_counts(const Machine& machine, std::span<const std::int32_t> zone_of_node, std::int32_t zones);
   void surely_taken_per_zone(NodeId centre, std::int32_t nodes, std::vector<std::int32_t>& counts) const;
+  /// Per zone, every node of mc1x1_around(machine, centre, nodes), counted without collecting
+  /// them: surely_taken_per_zone's, then the first free nodes of the last shell in shell order,
+  /// O(zones + that shell's nodes). After prepare_zone_counts with the same `zone_of_node`.
+  void taken_per_zone(const Machine& machine, NodeId centre, std::int32_t nodes,
+                      std::span<const std::int32_t> zone_of_node, std::vector<std::int32_t>& counts) const;
 
  private:
   struct Impl;
