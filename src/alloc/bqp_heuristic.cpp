@@ -465,6 +465,13 @@ std::vector<std::int32_t> seeds(const BqpProblem& p) {
 
 }  // namespace
 
+std::vector<std::int32_t> bqp_greedy(const BqpProblem& problem, std::int32_t seed, double& cost) {
+  Heuristic h(problem);
+  Choice c = h.greedy(seed);
+  cost = c.cost;
+  return c.nodes;
+}
+
 std::vector<std::int32_t> bqp_solve_heuristic(const BqpProblem& problem) {
   if (problem.pick >= problem.size()) {
     std::vector<std::int32_t> all(static_cast<std::size_t>(problem.size()));

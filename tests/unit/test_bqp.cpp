@@ -136,6 +136,32 @@ TEST(BqpHeuristic, NeverBeatsExactAndItsGapIsSmall) {
 /// bqp_solve_heuristic as first written: the hops to the chosen nodes kept per candidate, every
 /// candidate scored at every greedy step and every (chosen, other) pair at every swap pass; the
 /// same seeds and budgets. The allocator's own tables and row bounds must give the same choice.
+/// One greedy construction from `seed`, every candidate's marginal computed at every step: (the
+/// cost as summed, the choice ascending).
+std::pair<double, Choice> straightforward_greedy(const BqpProblem& p, std::int32_t seed) {
+  const std::int32_t size = p.size();
+  std::vector<std::int64_t> attach(static_cast<std::size_t>(size), 0);
+  std::vector<bool> in(static_cast<std::size_t>(size), false);
+  auto add = [&](std::int32_t a) {
+    in[std::size_t(a)] = true;
+    for (std::int32_t x = 0; x < size; ++x) attach[std::size_t(x)] += p.hops(a, x);
+  };
+  std::pair<double, Choice> c{p.linear[std::size_t(seed)], {seed}};
+  add(seed);
+  while (std::ssize(c.second) < p.pick) {
+    std::int32_t best = -1;
+    double best_v = INFINITY;
+    for (std::int32_t x = 0; x < size; ++x) {
+      const double v = p.linear[std::size_t(x)] + p.pair_weight * double(attach[std::size_t(x)]);
+      if (!in[std::size_t(x)] && v < best_v) best_v = v, best = x;
+    }
+    c.first += best_v;
+    add(best), c.second.push_back(best);
+  }
+  std::sort(c.second.begin(), c.second.end());
+  return c;
+}
+
 Choice straightforward_heuristic(const BqpProblem& p) {
   const std::int32_t size = p.size();
   if (p.pick >= size) {
@@ -171,22 +197,7 @@ Choice straightforward_heuristic(const BqpProblem& p) {
     seeds = out;
   }
   std::vector<std::pair<double, Choice>> found;
-  for (const std::int32_t seed : seeds) {
-    reset({});
-    std::pair<double, Choice> c{p.linear[std::size_t(seed)], {seed}};
-    add(seed, 1);
-    while (std::ssize(c.second) < p.pick) {
-      std::int32_t best = -1;
-      double best_v = INFINITY;
-      for (std::int32_t x = 0; x < size; ++x) {
-        if (!in[std::size_t(x)] && marginal(x) < best_v) best_v = marginal(x), best = x;
-      }
-      c.first += best_v;
-      add(best, 1), c.second.push_back(best);
-    }
-    std::sort(c.second.begin(), c.second.end());
-    found.push_back(c);
-  }
+  for (const std::int32_t seed : seeds) found.push_back(straightforward_greedy(p, seed));
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   found.erase(std::unique(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.second == b.second; }),
               found.end());
@@ -330,6 +341,52 @@ TEST(BqpHeuristic, EqualsTheStraightforwardVersionWhereEachRowHasOneLinearCost) 
     }
     if (i % 8 == 5) rows.pair_weight = 1e-20;  // hops below the costs' rounding
     EXPECT_EQ(bqp_solve_heuristic(rows), straightforward_heuristic(rows)) << "problem " << i;
+    // Each greedy alone (the swaps can repair a greedy's slip): the same choice and the same
+    // cost, bit for bit, from the first, middle, coolest and a random seed.
+    const std::int32_t coolest = std::int32_t(std::min_element(rows.linear.begin(), rows.linear.end()) - rows.linear.begin());
+    for (const std::int32_t seed : {0, size / 2, coolest, std::int32_t(rng.integer(0, size - 1))}) {
+      double cost = 0;
+      const Choice greedy = bqp_greedy(rows, seed, cost);
+      const auto [expected_cost, expected] = straightforward_greedy(rows, seed);
+      EXPECT_EQ(greedy, expected) << "problem " << i << ", seed " << seed;
+      EXPECT_EQ(cost, expected_cost) << "problem " << i << ", seed " << seed;
+    }
+  }
+}
+
+TEST(BqpHeuristic, GreedyScansRowsThatAreNotOfOneCostAscendingOrShort) {
+  // Where the rows' shortcut does not apply the rows are scanned: candidates of a line in
+  // descending order along the last axis, a last axis of 70 coordinates (more than 64 bits),
+  // rows of one cost but for one candidate. Each greedy against the straightforward one.
+  RngStream rng({41, 0, 0}, StreamPurpose::allocator);
+  for (int i = 0; i < 12; ++i) {
+    const bool torus = i % 2 == 1;
+    const int variant = (i / 2) % 3;
+    const std::array<std::int32_t, 3> dims{3, 5, variant == 1 ? 70 : 24};
+    const std::int32_t cells = dims[0] * dims[1] * dims[2];
+    const auto size = static_cast<std::int32_t>(rng.integer(cells * 7 / 10, cells));
+    const auto pick = static_cast<std::int32_t>(rng.integer(size / 5, size * 4 / 5));
+    BqpProblem p = random_problem(rng, dims, size, pick, rng.uniform(0.2, 3) / pick, 1.0, torus);
+    std::vector<std::size_t> order(p.coordinate.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      const auto &ca = p.coordinate[a], &cb = p.coordinate[b];
+      if (variant == 0 && ca[0] == cb[0] && ca[1] == cb[1]) return ca[2] > cb[2];  // descending along z
+      return ca < cb;
+    });
+    BqpProblem rows = p;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      rows.coordinate[k] = p.coordinate[order[k]];
+      rows.linear[k] = 1 + double(rows.coordinate[k][1] / 2);  // one cost per row (lines of one y)
+    }
+    if (variant == 2) rows.linear[std::size_t(size / 2)] += 0.25;  // one row not of one cost
+    for (const std::int32_t seed : {0, size / 3, std::int32_t(rng.integer(0, size - 1))}) {
+      double cost = 0;
+      const Choice greedy = bqp_greedy(rows, seed, cost);
+      const auto [expected_cost, expected] = straightforward_greedy(rows, seed);
+      EXPECT_EQ(greedy, expected) << "problem " << i << ", seed " << seed;
+      EXPECT_EQ(cost, expected_cost) << "problem " << i << ", seed " << seed;
+    }
   }
 }
 

@@ -47,6 +47,10 @@ struct BqpProblem {
 std::vector<std::int32_t> bqp_solve_exact(const BqpProblem& problem, std::span<const std::int32_t> incumbent = {});
 /// A good choice fast (candidate indices, ascending): greedy from several seeds, then swaps.
 std::vector<std::int32_t> bqp_solve_heuristic(const BqpProblem& problem);
+/// The heuristic's first phase alone (for tests: the swaps can hide a greedy's slip): from `seed`
+/// (0 <= seed < size()), add the candidate of least marginal cost until `pick` are chosen (ties to
+/// the lower index); the choice ascending, and its cost as the greedy summed it into `cost`.
+std::vector<std::int32_t> bqp_greedy(const BqpProblem& problem, std::int32_t seed, double& cost);
 
 /// The allocator's parameters, checked (InputError naming the parameter).
 struct BqpSettings {
