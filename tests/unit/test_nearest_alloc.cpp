@@ -459,6 +459,23 @@ TEST(Nearest, TakenPerZoneCountsTheShellsBelowTheLastAndTheWholeCollectionAsAStr
         EXPECT_EQ(all, taken) << "centre " << centre << ", k " << k << ", R " << r;
         ++checked, cut += r > 0 && std::accumulate(expected.begin(), expected.end(), 0) < k;
       }
+      // taken_per_zone where the last shell is the centre alone (k = 1), taken whole (k = the
+      // free nodes within L_inf 1 or 2) or the whole machine (k = every free node)
+      for (NodeId centre = 0; centre < p.node_count && m.free_count() > 0; centre += 7) {
+        std::vector<std::int32_t> ks{m.free_count()};
+        if (m.is_free(centre)) ks.push_back(1);
+        for (const std::int32_t r : {1, 2}) {
+          std::int32_t within = 0;
+          for (NodeId n = 0; n < p.node_count; ++n) within += m.is_free(n) && linf(centre, n) <= r;
+          if (within > 0) ks.push_back(within);
+        }
+        for (const std::int32_t k : ks) {
+          std::vector<std::int32_t> taken(std::size_t(zones), 0), all;
+          for (const NodeId n : search.mc1x1_around(m, centre, k)) ++taken[std::size_t(zone_of[std::size_t(n)])];
+          search.taken_per_zone(m, centre, k, zone_of, all);
+          EXPECT_EQ(all, taken) << "centre " << centre << ", k " << k;
+        }
+      }
     }
   }
   EXPECT_GT(checked, 300);
