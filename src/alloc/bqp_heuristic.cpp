@@ -133,14 +133,8 @@ class Heuristic {
       // best so far; the order does not change the result (the least value, then the lowest index).
       // (Loops without branches, which the compiler vectorizes; the hops are exact in doubles.)
       const double least_z = double(*std::min_element(table_[2].begin(), table_[2].end()));
-      for (int d = 0; d < 2; ++d) {
-        for (std::size_t v = 0; v < table_[d].size(); ++v) hops_[d][v] = double(table_[d][v]);
-      }
-      const double least_y = *std::min_element(hops_[1].begin(), hops_[1].end());
+      bound_planes(least_z);
       const std::size_t planes = planes_.size();
-      for (std::size_t q = 0; q < planes; ++q) {
-        plane_bound_[q] = planes_[q].linear_min + w_ * (hops_[0][std::size_t(planes_[q].x)] + least_y + least_z);
-      }
       const std::size_t first_plane = first_least(plane_bound_.data(), planes);
       bound_rows(planes_[first_plane], least_z);
       const std::uint32_t begin = planes_[first_plane].row_begin;
@@ -192,14 +186,7 @@ class Heuristic {
         }
         z_order_[j] = z;
       }
-      const double least_z = double(t2[z_order_[0]]);
-      for (int d = 0; d < 2; ++d) {
-        for (std::size_t v = 0; v < table_[d].size(); ++v) hops_[d][v] = double(table_[d][v]);
-      }
-      const double least_y = *std::min_element(hops_[1].begin(), hops_[1].end());
-      for (std::size_t q = 0; q < planes_.size(); ++q) {
-        plane_bound_[q] = planes_[q].linear_min + w_ * (hops_[0][std::size_t(planes_[q].x)] + least_y + least_z);
-      }
+      bound_planes(double(t2[z_order_[0]]));
       std::int32_t best = -1;
       double best_v = std::numeric_limits<double>::infinity();
       auto visit = [&](const Plane& plane) {
@@ -274,6 +261,18 @@ class Heuristic {
   }
 
  private:
+  /// A greedy step's hops_ (table_[0] and table_[1] as doubles) and plane_bound_: each plane's
+  /// least linear cost and hops with the least along the other two axes (`least_z`: table_[2]'s).
+  void bound_planes(double least_z) {
+    for (int d = 0; d < 2; ++d) {
+      for (std::size_t v = 0; v < table_[d].size(); ++v) hops_[d][v] = double(table_[d][v]);
+    }
+    const double least_y = *std::min_element(hops_[1].begin(), hops_[1].end());
+    for (std::size_t q = 0; q < planes_.size(); ++q) {
+      plane_bound_[q] = planes_[q].linear_min + w_ * (hops_[0][std::size_t(planes_[q].x)] + least_y + least_z);
+    }
+  }
+
   /// row_bound_ and across_ of the plane's rows (see greedy), from hops_ and row_seen_.
   void bound_rows(const Plane& plane, double least_z) {
     const double *__restrict h0 = hops_[0].data(), *__restrict h1 = hops_[1].data(), *__restrict seen = row_seen_.data();

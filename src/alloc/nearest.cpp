@@ -109,6 +109,9 @@ struct NearestSearch::Impl {
   void read_free(const Machine& machine);
   void build_prefix(const Machine& machine);
   std::int64_t box_count(const Offset& centre, std::int32_t r) const;
+  /// The first L_inf radius whose cube around `c` holds k free nodes (after build_prefix): the
+  /// last shell MC1x1 opens there.
+  std::int32_t last_shell_radius(const Offset& c, std::int32_t k) const;
   /// The box of L_inf radius r around centre in the (unrolled) prefix tables: start, length.
   std::pair<Offset, Offset> box_range(const Offset& centre, std::int32_t r) const;
   /// Free nodes in the box of `len` coordinates from `start` per dimension (start in [0, L),
@@ -455,12 +458,17 @@ bool NearestSearch::Impl::prepare_zone_counts(const Machine& machine, std::span<
   return true;
 }
 
+std::int32_t NearestSearch::Impl::last_shell_radius(const Offset& c, std::int32_t k) const {
+  std::int32_t r = 0;
+  const std::int32_t widest = std::max({grid_.dims()[0], grid_.dims()[1], grid_.dims()[2]});
+  while (r <= widest && box_count(c, r) < k) ++r;
+  return r;
+}
+
 void NearestSearch::Impl::surely_taken_per_zone(NodeId centre, std::int32_t k, std::vector<std::int32_t>& counts) const {
   counts.assign(std::size_t(zones_), 0);
   const Offset c = grid_.coordinate(centre);
-  std::int32_t r = 0;  // the first radius whose cube holds k free nodes: shells below it are taken whole
-  const std::int32_t widest = std::max({grid_.dims()[0], grid_.dims()[1], grid_.dims()[2]});
-  while (r <= widest && box_count(c, r) < k) ++r;
+  const std::int32_t r = last_shell_radius(c, k);  // shells below it are taken whole
   if (r == 0) return;
   const auto [start, len] = box_range(c, r - 1);
   const std::array<std::size_t, 8> corner = box_corners(start, len, std::size_t(zones_));
@@ -477,9 +485,7 @@ void NearestSearch::Impl::taken_per_zone(const Machine& machine, NodeId centre, 
   // last shell's first free nodes in shell order: collect()'s set, counted.
   surely_taken_per_zone(centre, k, counts);
   const Offset c = grid_.coordinate(centre);
-  std::int32_t r = 0;
-  const std::int32_t widest = std::max({grid_.dims()[0], grid_.dims()[1], grid_.dims()[2]});
-  while (r <= widest && box_count(c, r) < k) ++r;
+  const std::int32_t r = last_shell_radius(c, k);
   std::int64_t left = k - (r == 0 ? 0 : box_count(c, r - 1));
   if (left <= 0 || std::size_t(r) + 1 >= shell_begin_.size()) return;
   const std::span<const Offset> shell(shell_order_.data() + shell_begin_[std::size_t(r)],

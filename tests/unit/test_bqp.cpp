@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
+#include <initializer_list>
 #include <map>
 #include <set>
 
@@ -228,6 +230,30 @@ Choice straightforward_heuristic(const BqpProblem& p) {
   return std::min_element(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; })->second;
 }
 
+/// `p` with its candidates reordered by `less` on their coordinates (the allocator lists them in
+/// node id order: a line along the last axis is a run of candidates), each keeping its cost.
+template <class Less>
+BqpProblem reordered(const BqpProblem& p, Less less) {
+  std::vector<std::size_t> order(p.coordinate.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return less(p.coordinate[a], p.coordinate[b]); });
+  BqpProblem out = p;
+  for (std::size_t k = 0; k < order.size(); ++k) out.coordinate[k] = p.coordinate[order[k]], out.linear[k] = p.linear[order[k]];
+  return out;
+}
+
+/// Each greedy alone (the swaps can repair a greedy's slip) from each of `seeds`: the choice and
+/// the summed cost, bit for bit, of the straightforward greedy.
+void expect_greedies_as_straightforward(const BqpProblem& p, std::initializer_list<std::int32_t> seeds, int problem) {
+  for (const std::int32_t seed : seeds) {
+    double cost = 0;
+    const Choice greedy = bqp_greedy(p, seed, cost);
+    const auto [expected_cost, expected] = straightforward_greedy(p, seed);
+    EXPECT_EQ(greedy, expected) << "problem " << problem << ", seed " << seed;
+    EXPECT_EQ(cost, expected_cost) << "problem " << problem << ", seed " << seed;
+  }
+}
+
 TEST(BqpHeuristic, EqualsTheStraightforwardVersionOnMeshesAndToriLargeAndSmall) {
   // Random problems on meshes and tori, with cooling costs in a few values (ties), from a few
   // candidates to 3,000 (seeds and swap budgets bind), jobs from 1 node to half of them.
@@ -290,15 +316,11 @@ TEST(BqpHeuristic, EqualsTheStraightforwardVersionForLargeJobsOnRowsOfCandidates
     const auto size = static_cast<std::int32_t>(rng.integer(800, 1800));
     const auto pick = static_cast<std::int32_t>(rng.integer(65, 400));
     BqpProblem p = random_problem(rng, dims, size, pick, rng.uniform(0.2, 3) / pick, 1.0, torus);
-    std::vector<std::size_t> order(p.coordinate.size());
-    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p.coordinate[a] < p.coordinate[b]; });
-    BqpProblem sorted = p;
-    for (std::size_t k = 0; k < order.size(); ++k) {
-      sorted.coordinate[k] = p.coordinate[order[k]];
-      sorted.linear[k] = i % 3 == 0 ? std::round(p.linear[order[k]]) : p.linear[order[k]];
-      if (i % 4 == 2) sorted.linear[k] = 1;  // ties of equal hops between rows: the lower index wins
-      if (i % 4 == 1) sorted.linear[k] -= 1.6;  // negative costs too (a D with negative entries)
+    BqpProblem sorted = reordered(p, std::less<>());
+    for (double& c : sorted.linear) {
+      if (i % 3 == 0) c = std::round(c);
+      if (i % 4 == 2) c = 1;  // ties of equal hops between rows: the lower index wins
+      if (i % 4 == 1) c -= 1.6;  // negative costs too (a D with negative entries)
     }
     const Choice fast = bqp_solve_heuristic(sorted);
     EXPECT_EQ(fast, straightforward_heuristic(sorted)) << "problem " << i;
@@ -326,31 +348,20 @@ TEST(BqpHeuristic, EqualsTheStraightforwardVersionWhereEachRowHasOneLinearCost) 
     const auto size = static_cast<std::int32_t>(rng.integer(cells * 6 / 10, cells));
     const auto pick = static_cast<std::int32_t>(rng.integer(std::max(2, size / 10), size * 9 / 10));
     BqpProblem p = random_problem(rng, dims, size, pick, rng.uniform(0.2, 3) / pick, 1.0, torus);
-    std::vector<std::size_t> order(p.coordinate.size());
-    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p.coordinate[a] < p.coordinate[b]; });
     std::vector<double> zone_cost(std::size_t(dims[0] * dims[1]));
     for (double& c : zone_cost) c = rng.uniform(0.2, 3.0);
-    BqpProblem rows = p;
-    for (std::size_t k = 0; k < order.size(); ++k) {
-      const auto& c = p.coordinate[order[k]];
-      rows.coordinate[k] = c;
+    BqpProblem rows = reordered(p, std::less<>());
+    for (std::size_t k = 0; k < rows.linear.size(); ++k) {
+      const auto& c = rows.coordinate[k];
       rows.linear[k] = zone_cost[std::size_t(c[0] * dims[1] + c[1] / 4)];
       if (i % 4 == 2) rows.linear[k] = 1;
       if (i % 4 == 1) rows.linear[k] -= 1.6;
     }
     if (i % 8 == 5) rows.pair_weight = 1e-20;  // hops below the costs' rounding
     EXPECT_EQ(bqp_solve_heuristic(rows), straightforward_heuristic(rows)) << "problem " << i;
-    // Each greedy alone (the swaps can repair a greedy's slip): the same choice and the same
-    // cost, bit for bit, from the first, middle, coolest and a random seed.
+    // Each greedy alone too, from the first, middle, coolest and a random seed.
     const std::int32_t coolest = std::int32_t(std::min_element(rows.linear.begin(), rows.linear.end()) - rows.linear.begin());
-    for (const std::int32_t seed : {0, size / 2, coolest, std::int32_t(rng.integer(0, size - 1))}) {
-      double cost = 0;
-      const Choice greedy = bqp_greedy(rows, seed, cost);
-      const auto [expected_cost, expected] = straightforward_greedy(rows, seed);
-      EXPECT_EQ(greedy, expected) << "problem " << i << ", seed " << seed;
-      EXPECT_EQ(cost, expected_cost) << "problem " << i << ", seed " << seed;
-    }
+    expect_greedies_as_straightforward(rows, {0, size / 2, coolest, std::int32_t(rng.integer(0, size - 1))}, i);
   }
 }
 
@@ -367,26 +378,15 @@ TEST(BqpHeuristic, GreedyScansRowsThatAreNotOfOneCostAscendingOrShort) {
     const auto size = static_cast<std::int32_t>(rng.integer(cells * 7 / 10, cells));
     const auto pick = static_cast<std::int32_t>(rng.integer(size / 5, size * 4 / 5));
     BqpProblem p = random_problem(rng, dims, size, pick, rng.uniform(0.2, 3) / pick, 1.0, torus);
-    std::vector<std::size_t> order(p.coordinate.size());
-    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      const auto &ca = p.coordinate[a], &cb = p.coordinate[b];
-      if (variant == 0 && ca[0] == cb[0] && ca[1] == cb[1]) return ca[2] > cb[2];  // descending along z
-      return ca < cb;
+    BqpProblem rows = reordered(p, [&](const auto& a, const auto& b) {
+      if (variant == 0 && a[0] == b[0] && a[1] == b[1]) return a[2] > b[2];  // descending along z
+      return a < b;
     });
-    BqpProblem rows = p;
-    for (std::size_t k = 0; k < order.size(); ++k) {
-      rows.coordinate[k] = p.coordinate[order[k]];
+    for (std::size_t k = 0; k < rows.linear.size(); ++k) {
       rows.linear[k] = 1 + double(rows.coordinate[k][1] / 2);  // one cost per row (lines of one y)
     }
     if (variant == 2) rows.linear[std::size_t(size / 2)] += 0.25;  // one row not of one cost
-    for (const std::int32_t seed : {0, size / 3, std::int32_t(rng.integer(0, size - 1))}) {
-      double cost = 0;
-      const Choice greedy = bqp_greedy(rows, seed, cost);
-      const auto [expected_cost, expected] = straightforward_greedy(rows, seed);
-      EXPECT_EQ(greedy, expected) << "problem " << i << ", seed " << seed;
-      EXPECT_EQ(cost, expected_cost) << "problem " << i << ", seed " << seed;
-    }
+    expect_greedies_as_straightforward(rows, {0, size / 3, std::int32_t(rng.integer(0, size - 1))}, i);
   }
 }
 
