@@ -509,6 +509,48 @@ TEST(P4Mtdp, EqualsTheStraightforwardGreedyOnARoomOfManyZones) {
   expect_mtdp_equals_straightforward(mtdp_room(2, 5, 36, 120), 120, 40);
 }
 
+TEST(P4Mtdp, EqualsTheStraightforwardGreedyOnTheImportedMatrices) {
+  // meng40's measured D (the greedy keeps bounds from step to step) and asu50's, whose 484
+  // negative entries of 2,500 let a supply rise as a node is added (every step scans every
+  // class); asu50 has two chassis types
+  for (const char* platform : {"meng40", "asu50"}) {
+    SCOPED_TRACE(platform);
+    ParamSet p = mtdp_room(1, 1, 1, 150);
+    p.set("platform", std::string(platform));
+    expect_mtdp_equals_straightforward(p, 150, 50);
+  }
+}
+
+TEST(P4Mtdp, EqualsTheStraightforwardGreedyWhereAddingANodeCoolsSomeInlets) {
+  // a D of 120 zones with a third of its entries negative (-0.2 mK/W): a node added can raise
+  // the supply an inlet allows, so no bound is kept from step to step
+  RngStream rng({2026, 12, 2}, StreamPurpose::allocator);
+  std::string csv;
+  for (int i = 0; i < 120; ++i) {
+    for (int j = 0; j < 120; ++j) {
+      const std::uint64_t r = rng.next_u64() % 9;
+      if (j > 0) csv += ',';
+      csv += r < 3 ? "-0.0002" : r < 6 ? "0.0001" : r < 8 ? "0.0003" : "0";
+    }
+    csv += "\n";
+  }
+  ParamSet p = mtdp_room(2, 5, 12, 120);
+  p.set("heat_distribution", test::write_file("mtdp_negative_D.csv", csv));
+  expect_mtdp_equals_straightforward(p, 120, 40);
+}
+
+TEST(P4Mtdp, EqualsTheStraightforwardGreedyWhereTheSupplyNearsZero) {
+  // low redlines: the supply the redline allows nears 0 C during decisions, below which COP
+  // no longer grows with it and the greedy goes on scanning every class (hundreds of decisions
+  // change so part way through)
+  for (const double redline : {4.0, 8.0, 12.0}) {
+    SCOPED_TRACE(redline);
+    ParamSet p = mtdp_room(2, 5, 36, 120);
+    p.set("redline_c", redline);
+    expect_mtdp_equals_straightforward(p, 120, 40);
+  }
+}
+
 TEST(P4BadInput, ThermostatPoliciesNeedARoomAndHtsTheDynamicThermostat) {
   ParamSet p(simulation_catalog());
   p.set("trace", std::string(DCSWEEP_TRACES_DIR) + "/KTH-SP2-1996-2.1-cln.swf");

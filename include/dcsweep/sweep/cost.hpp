@@ -90,14 +90,16 @@ struct CostModel {
   // lrh and hts rank the nodes once per point from D (alloc-scale grid: oxley4320 50 ms, intrepid 13 ms)
   double rank_per_zone2_s = 2.7e-9;       ///< x zones^2: D's column sums (lrh), D times the busy powers (hts)
   double rank_per_node_s = 3e-7;          ///< x N: the scores and their sort
-  /// x k x zones x min(1, offered load): the greedy, one step per node, scoring the zone classes
-  /// (about 2.4e-8 s per node and zone on intrepid's 80 zones, oxley1080's and oxley4320's: 1.7-2.7e-8).
+  /// x k x zones x min(1, offered load): the greedy, one step per node, each reading every inlet's
+  /// margin and adding the chosen node's column (2.4e-8 s per node and zone while every step bound
+  /// every zone class; 4.5e-9 since classes wait in heaps by inlet: the 9 points of oxley1080,
+  /// oxley4320 and intrepid from records 1, 10,500 and 150,000 at 0.55-1.33 x, December 2).
   /// It runs only where a job finds more nodes on and idle than it takes (mtdp keeps idle nodes
   /// off and boots what waiting jobs need): those decisions held 1.7%, 17% and 45% of the jobs'
   /// nodes in 2,000 CEA-Curie jobs from records 1, 10,500 and 150,000 (offered loads 0.045, 0.18,
   /// 0.69), on oxley4320 and intrepid alike. The offered load stands for that share (its
   /// estimate 2.6 x, 1.0 x and 1.5 x of it). December 2, 2026, bench_decisions --csv.
-  double mtdp_greedy_per_k_zone_s = 2.4e-8;
+  double mtdp_greedy_per_k_zone_s = 4.5e-9;
   /// sp_eir with nodes switched off: one LP per distinct (busy, on) count, by row generation over
   /// the inlets (sim/sp_eir.cpp), seconds per LP by zones as measured (2,000 KTH-SP2 or 100-600
   /// CEA-Curie jobs, idle_nodes_off against the same point without): asu50, generated rooms of 2
