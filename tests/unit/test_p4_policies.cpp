@@ -539,6 +539,23 @@ TEST(P4Mtdp, EqualsTheStraightforwardGreedyWhereAddingANodeCoolsSomeInlets) {
   expect_mtdp_equals_straightforward(p, 120, 40);
 }
 
+TEST(P4Mtdp, EqualsTheStraightforwardGreedyOnAFullOxley1080) {
+  // 1,080 zones, one node each, three node types; jobs of 1-24 nodes arriving faster than they
+  // end, so most decisions find the machine nearly full (the straightforward greedy stays cheap)
+  ParamSet p(simulation_catalog());
+  p.set("platform", std::string("oxley1080"));
+  p.set("allocator", std::string("mtdp"));
+  p.set("cooling", std::string("redline"));
+  p.set("workload", std::string("poisson"));
+  p.set("poisson_jobs", std::int64_t{300});
+  p.set("poisson_rate_per_h", 900.0);
+  p.set("poisson_min_nodes", std::int64_t{1});
+  p.set("poisson_max_nodes", std::int64_t{24});
+  p.set("poisson_min_runtime_s", 600.0);
+  p.set("poisson_max_runtime_s", 3600.0);
+  expect_mtdp_equals_straightforward(p, 300, 200);
+}
+
 TEST(P4Mtdp, EqualsTheStraightforwardGreedyWhereTheSupplyNearsZero) {
   // low redlines: the supply the redline allows nears 0 C during decisions, below which COP
   // no longer grows with it and the greedy goes on scanning every class (hundreds of decisions
