@@ -57,7 +57,7 @@ class MtdpAllocator final : public Allocator {
       g.supply_now = highest_supply_c(g.rise, g.share, g.redline);
       g.best = nullptr;
       g.best_w = INFINITY;
-      if (adds_power && g.supply_now - g.most_delta * most_steepest_ > kSupplyMarginC) {
+      if (adds_power && g.supply_now - g.most_delta * std::max(0.0, most_steepest_) > kSupplyMarginC) {
         lazy_step(g);
       } else {
         scan_step(g);
@@ -215,7 +215,8 @@ class MtdpAllocator final : public Allocator {
     can_set_.clear();
     for (Eigen::Index i = 0; i < g.rise.size(); ++i) {
       const double m = g.margin(i), fall = g.most_delta * inlet_steepest_[std::size_t(i)];
-      if (m - fall - kRoundingC * (1 + std::abs(m) + fall) < most) can_set_.push_back(i);
+      const double terms = (std::abs(g.redline) + std::abs(g.rise(i))) / (g.share ? (*g.share)(i) : 1.0);
+      if (m - fall - kRoundingC * (1 + std::abs(m) + fall + terms) < most) can_set_.push_back(i);
     }
     can_set_rows_.resize(can_set_.size());
     for (std::size_t r = 0; r < can_set_.size(); ++r) can_set_rows_[r] = row_of(g.d, can_set_[r]);
@@ -264,7 +265,7 @@ class MtdpAllocator final : public Allocator {
       const double s = g.allowed(i, can_set_rows_[r] ? can_set_rows_[r][c.zone] : g.d.entry(i, c.zone), c.delta);
       if (s < supply) supply = s, binding = i;
     }
-    if (!(supply <= most)) {  // the least may be outside: every inlet
+    if (binding < 0 || !(supply <= most)) {  // the least may be outside: every inlet
       g.d.add_column(c.zone, c.delta, g.rise, g.trial);
       supply = INFINITY;
       binding = -1;
@@ -300,7 +301,8 @@ class MtdpAllocator final : public Allocator {
 
   /// Above this supply (C) rounding cannot take the true one below 0 (where COP stops growing).
   static constexpr double kSupplyMarginC = 1e-3;
-  /// Relative slack of an inlet's least allowed supply: far above the rounding of its terms.
+  /// Relative slack of an inlet's least allowed supply (of its terms' magnitudes): far above
+  /// their rounding.
   static constexpr double kRoundingC = 1e-9;
 
   /// D's row at inlet i, copied the first time it is asked for (D keeps its columns: an entry
