@@ -21,7 +21,7 @@ FEATURES = {
     "N k": lambda k, n, z: n * k,
     "N k^0.8": lambda k, n, z: n * k**0.8,
     "N k^0.4": lambda k, n, z: n * k**0.4,
-    "k^0.7 N^0.2": lambda k, n, z: k**0.7 * n**0.2,
+    "k^0.7 N^-0.1": lambda k, n, z: k**0.7 * n**-0.1,
     "k^2": lambda k, n, z: k * k,
     "Z^2": lambda k, n, z: z * z,
     "k^0.8 Z^2.1": lambda k, n, z: k**0.8 * z**2.1,

@@ -233,11 +233,20 @@ class Heuristic {
       for (const Row& row : rows_) {
         row_least_.push_back(*std::min_element(marginal_.begin() + row.begin, marginal_.begin() + row.end));
       }
+      const double least = *std::min_element(row_least_.begin(), row_least_.end());
       for (std::size_t i = 0; i < c.nodes.size(); ++i) {
         const std::int32_t a = c.nodes[i];
         const double leave = marginal(a);  // attach(a) holds the hops to the others (hops(a, a) = 0)
         distances_from(a);
         const std::int64_t farthest_z = *std::max_element(from_[2].begin(), from_[2].end());
+        if (w_ >= 0) {
+          // Below every row's bound (a row's least marginal is at least `least`, its hops from a at
+          // most the farthest along each axis, rounding monotone): a node none of whose swaps can
+          // win is passed over without its rows.
+          const std::int64_t farthest = *std::max_element(from_[0].begin(), from_[0].end()) +
+                                        *std::max_element(from_[1].begin(), from_[1].end()) + farthest_z;
+          if (least - w_ * double(farthest) - leave >= best_delta) continue;
+        }
         const std::int64_t *f0 = from_[0].data(), *f1 = from_[1].data(), *f2 = from_[2].data();
         const std::int32_t *r0 = row_axis_[0].data(), *r1 = row_axis_[1].data(), *z = axis_[2].data();
         for (std::size_t r = 0; r < rows_.size(); ++r) {  // a row whose best swap cannot win is skipped

@@ -149,7 +149,7 @@ double allocator_cost(const ParamSet& p, const WorkloadShape& shape, const CostM
       const double per_k2 = p.real("beta") == 0 ? model.bqp_exact_hops_per_k2_s : model.bqp_exact_per_k2_s;
       return model.bqp_small_per_node_s * n * jobs + per_k2 * shape.node_sq_sum;
     }
-    return model.bqp_per_k07_n02_s * std::pow(n, 0.2) * shape.node_pow07_sum;
+    return model.bqp_per_k07_s * std::pow(n, -0.1) * shape.node_pow07_sum;
   }
   if ((a == "mpit" || a == "joint") && shape.room_zones > double(kMpitAllRowsMaxZones)) {
     const double z = shape.room_zones;

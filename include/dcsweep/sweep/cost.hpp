@@ -58,7 +58,11 @@ struct CostModel {
   // mesh: meng40, oxley1080, oxley4320 (1.2 s); torus: intrepid, 2,000 jobs (16 s; since December
   // 1's, 10 s: x 0.7)
   NearestCost genalg{5.5e-8, 0.0, 2.7e-8};
-  double bqp_per_k07_n02_s = 4.3e-5;      ///< x k^0.7 x N^0.2: the heuristic on a large room (fitted: oxley1080, oxley4320, intrepid)
+  /// x k^0.7 x N^-0.1: the heuristic on a large room (fitted on oxley1080, oxley4320 and intrepid
+  /// from CEA-Curie's records 1, 10,500 and 150,000: 0.77-1.54 x, December 2, after its polish
+  /// passes over a node none of whose swaps can win; x k^0.7 N^0.2 and 4.3e-5 before, when
+  /// intrepid's points then read 0.27-0.32 x)
+  double bqp_per_k07_s = 2.8e-4;
   double bqp_small_per_node_s = 5e-8;     ///< x N, a machine of at most 2 x bqp_exact_max_nodes
   /// and its branch and bound, x k^2 (meng-alpha-beta-redline: 40 Poisson jobs of 1-16 nodes on
   /// meng40, 3-5 ms a point; with beta = 0, pairwise hops alone, 21-29 ms)
