@@ -242,7 +242,8 @@ class Heuristic {
         if (w_ >= 0) {
           // Below every row's bound (a row's least marginal is at least `least`, its hops from a at
           // most the farthest along each axis, rounding monotone): a node none of whose swaps can
-          // win is passed over without its rows.
+          // win is passed over without its rows. (Summed in the row bound's order, which keeps it
+          // at most each of them to the bit.)
           const std::int64_t farthest = *std::max_element(from_[0].begin(), from_[0].end()) +
                                         *std::max_element(from_[1].begin(), from_[1].end()) + farthest_z;
           if (least - w_ * double(farthest) - leave >= best_delta) continue;
