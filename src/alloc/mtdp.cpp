@@ -266,12 +266,10 @@ class MtdpAllocator final : public Allocator {
       if (s < supply) supply = s, binding = i;
     }
     if (binding < 0 || !(supply <= most)) {  // the least may be outside: every inlet
-      g.d.add_column(c.zone, c.delta, g.rise, g.trial);
       supply = INFINITY;
       binding = -1;
-      for (Eigen::Index i = 0; i < g.trial.size(); ++i) {
-        const double t = g.redline - g.trial(i);
-        const double s = g.share ? t / (*g.share)(i) : t;
+      for (Eigen::Index i = 0; i < g.rise.size(); ++i) {
+        const double s = g.allowed(i, g.d.entry(i, c.zone), c.delta);
         if (s < supply || binding < 0) supply = s, binding = i;
       }
     }
@@ -281,10 +279,11 @@ class MtdpAllocator final : public Allocator {
 
   /// Per room: per zone the most a watt there lowers any inlet's allowed supply (max_i D(i, z) /
   /// s_i) and the largest of these; per inlet the most a watt anywhere lowers it (max_z D(i, z) /
-  /// s_i, or 0 where that is less).
+  /// s_i, or 0 where that is less); the row copies (row_of) emptied for a new room.
   void prepare(const HeatDistribution& d, const Eigen::VectorXd* share) {
     if (room_d_ == &d && std::ssize(steepest_) == d.size()) return;
     room_d_ = &d;
+    rows_of_.assign(std::size_t(d.size()), -1), rows_.clear();
     steepest_.assign(std::size_t(d.size()), 0.0);
     inlet_steepest_.assign(std::size_t(d.size()), 0.0);
     Eigen::VectorXd column;
@@ -308,8 +307,8 @@ class MtdpAllocator final : public Allocator {
   /// D's row at inlet i, copied the first time it is asked for (D keeps its columns: an entry
   /// read there is a cache miss, and the same few inlets stay tight across steps and decisions);
   /// null past kRowsKept rows (then entries are read one by one). The same values as D.entry().
+  /// After prepare(d), which empties the copies of another room's.
   const double* row_of(const HeatDistribution& d, Eigen::Index i) {
-    if (rows_of_.size() != std::size_t(d.size()) || rows_d_ != &d) rows_of_.assign(std::size_t(d.size()), -1), rows_.clear(), rows_d_ = &d;
     std::int32_t& slot = rows_of_[std::size_t(i)];
     if (slot < 0 && rows_.size() < kRowsKept) {
       slot = std::int32_t(rows_.size());
@@ -320,7 +319,6 @@ class MtdpAllocator final : public Allocator {
   static constexpr std::size_t kRowsKept = 256;
   std::vector<std::int32_t> rows_of_;  ///< per inlet: its row in rows_, or -1
   std::vector<std::vector<double>> rows_;
-  const HeatDistribution* rows_d_ = nullptr;
 
   std::vector<Class> classes_;
   const HeatDistribution* room_d_ = nullptr;

@@ -99,7 +99,8 @@ struct NearestSearch::Impl {
   }
   void sort_ascending(std::vector<NodeId>& ids) const { sort_ids(ids, grid_.node_count()); }
   bool prepare_zone_counts(const Machine& machine, std::span<const std::int32_t> zone_of_node, std::int32_t zones);
-  void surely_taken_per_zone(NodeId centre, std::int32_t k, std::vector<std::int32_t>& counts) const;
+  /// Returns the last shell's radius (last_shell_radius).
+  std::int32_t surely_taken_per_zone(NodeId centre, std::int32_t k, std::vector<std::int32_t>& counts) const;
   void taken_per_zone(const Machine& machine, NodeId centre, std::int32_t k, std::span<const std::int32_t> zone_of_node,
                       std::vector<std::int32_t>& counts) const;
 
@@ -465,11 +466,12 @@ std::int32_t NearestSearch::Impl::last_shell_radius(const Offset& c, std::int32_
   return r;
 }
 
-void NearestSearch::Impl::surely_taken_per_zone(NodeId centre, std::int32_t k, std::vector<std::int32_t>& counts) const {
+std::int32_t NearestSearch::Impl::surely_taken_per_zone(NodeId centre, std::int32_t k,
+                                                       std::vector<std::int32_t>& counts) const {
   counts.assign(std::size_t(zones_), 0);
   const Offset c = grid_.coordinate(centre);
   const std::int32_t r = last_shell_radius(c, k);  // shells below it are taken whole
-  if (r == 0) return;
+  if (r == 0) return r;
   const auto [start, len] = box_range(c, r - 1);
   const std::array<std::size_t, 8> corner = box_corners(start, len, std::size_t(zones_));
   std::array<const std::uint16_t*, 8> p;
@@ -477,15 +479,15 @@ void NearestSearch::Impl::surely_taken_per_zone(NodeId centre, std::int32_t k, s
   for (std::size_t q = 0; q < std::size_t(zones_); ++q) {
     counts[q] = std::uint16_t(p[0][q] - p[1][q] - p[2][q] - p[3][q] + p[4][q] + p[5][q] + p[6][q] - p[7][q]);
   }
+  return r;
 }
 
 void NearestSearch::Impl::taken_per_zone(const Machine& machine, NodeId centre, std::int32_t k,
                                          std::span<const std::int32_t> zone_of_node, std::vector<std::int32_t>& counts) const {
   // The shells below the last one from the zone prefix tables (surely_taken_per_zone), then the
   // last shell's first free nodes in shell order: collect()'s set, counted.
-  surely_taken_per_zone(centre, k, counts);
+  const std::int32_t r = surely_taken_per_zone(centre, k, counts);
   const Offset c = grid_.coordinate(centre);
-  const std::int32_t r = last_shell_radius(c, k);
   std::int64_t left = k - (r == 0 ? 0 : box_count(c, r - 1));
   if (left <= 0 || std::size_t(r) + 1 >= shell_begin_.size()) return;
   const std::span<const Offset> shell(shell_order_.data() + shell_begin_[std::size_t(r)],
