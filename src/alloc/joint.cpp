@@ -25,6 +25,9 @@ constexpr double kTieK = 1e-9;
 /// Rooms of more than kMpitAllRowsMaxZones zones bound each set's peak over this many inlets first.
 constexpr std::size_t kProbeInlets = 16;
 constexpr double kBoundSlackK = 1e-9;
+/// There, the inner cubes' prefix tables (O(N) per inlet) are built while the centres left times
+/// the job's nodes (what collecting their shells costs) are at least this many times N.
+constexpr double kSumsMinWork = 4;
 
 class JointAllocator final : public Allocator {
  public:
@@ -53,7 +56,21 @@ class JointAllocator final : public Allocator {
     const bool inner_bound = !bounded && request.nodes >= kJointInnerBoundMinNodes &&
                              peaks_.prepare_zone_bound(zone_of_node_) &&
                              shells_.prepare_zone_counts(machine, zone_of_node_, std::int32_t(request.room.inlet_rise_k().size()));
-    for (const NodeId centre : centres) {
+    // There, a shell whose inner cube (the nodes inside its last shell: every collection takes
+    // them) already loses over some inlets is not collected either: the cube's sums over those
+    // inlets come from prefix tables (O(inlets) per centre, tables of O(N inlets) built once the
+    // best set's hottest inlets are known, and again as they change while enough centres are left
+    // to pay for it; D and the deltas non-negative: a node added never cools an inlet).
+    bool summed = false, sums_refused = false;
+    const Eigen::VectorXd& rise = request.room.inlet_rise_k();
+    for (std::size_t next = 0; next < centres.size(); ++next) {
+      const NodeId centre = centres[next];
+      if (summed) {
+        shells_.surely_taken_sums(centre, request.nodes, sums_);
+        double lower = -INFINITY;
+        for (std::size_t k = 0; k < summed_.size(); ++k) lower = std::max(lower, rise[summed_[k]] + sums_[k]);
+        if (lower - kBoundSlackK > best_peak + kTieK) continue;
+      }
       if (inner_bound && std::isfinite(best_peak)) {
         shells_.surely_taken_per_zone(centre, request.nodes, inner_counts_);
         if (peaks_.peak_of_zone_counts(inner_counts_) - kBoundSlackK > best_peak + kTieK) continue;
@@ -80,7 +97,16 @@ class JointAllocator final : public Allocator {
       }
       best_peak = std::min(best_peak, peak);
       out.swap(nodes_);
-      if (bounded) probe = peaks_.hottest(kProbeInlets);
+      if (bounded) {
+        probe = peaks_.hottest(kProbeInlets);
+        const double left = double(centres.size() - next - 1);
+        if (!sums_refused && left * request.nodes >= kSumsMinWork * machine.node_count() && probe != summed_) {
+          peaks_.node_weights(probe, weights_);
+          summed = shells_.prepare_box_sums(machine, weights_, probe.size());
+          sums_refused = !summed;  // a negative weight: no bound this decision
+          summed_ = summed ? probe : std::vector<Eigen::Index>{}, sums_.resize(summed_.size());
+        }
+      }
     }
     return true;
   }
@@ -99,6 +125,8 @@ class JointAllocator final : public Allocator {
   PeakRise peaks_;
   std::vector<NodeId> nodes_;  ///< the shell being scored
   std::vector<std::int32_t> zone_of_node_, inner_counts_;  ///< the inner bound's
+  std::vector<Eigen::Index> summed_;  ///< the inlets of the inner cubes' tables (none: no tables)
+  std::vector<double> weights_, sums_;  ///< per node and inlet; a cube's sums
 };
 
 }  // namespace

@@ -130,15 +130,8 @@ double PeakRise::peak_over(std::span<const NodeId> nodes, std::span<const Eigen:
   // D's entries at the inlets, per zone: read where D keeps them (a column apart, a cache miss
   // each) until that has cost as much as copying the inlets' rows once, then from that copy (m
   // consecutive values per zone). The same values either way.
-  if (!std::equal(inlets.begin(), inlets.end(), over_inlets_.begin(), over_inlets_.end())) {
-    over_inlets_.assign(inlets.begin(), inlets.end());
-    over_reads_ = 0, over_rows_.clear();
-  }
-  const auto zones = std::size_t(d_->size());
-  if (over_rows_.empty() && (over_reads_ += nodes.size() * m) > zones * m) {
-    over_rows_.resize(zones * m);
-    for (std::size_t k = 0; k < m; ++k) d_->row(inlets[k], over_rows_.data() + k, m);
-  }
+  use_inlets(inlets);
+  if (over_rows_.empty() && (over_reads_ += nodes.size() * m) > std::size_t(d_->size()) * m) copy_inlet_rows();
   if (!over_rows_.empty()) {
     for (const NodeId n : nodes) {
       const NodeTerm& t = term(n);
@@ -152,6 +145,31 @@ double PeakRise::peak_over(std::span<const NodeId> nodes, std::span<const Eigen:
     }
   }
   return over_.empty() ? -INFINITY : *std::max_element(over_.begin(), over_.end());
+}
+
+void PeakRise::use_inlets(std::span<const Eigen::Index> inlets) {
+  if (!std::equal(inlets.begin(), inlets.end(), over_inlets_.begin(), over_inlets_.end())) {
+    over_inlets_.assign(inlets.begin(), inlets.end());
+    over_reads_ = 0, over_rows_.clear();
+  }
+}
+
+void PeakRise::copy_inlet_rows() {
+  const std::size_t m = over_inlets_.size();
+  over_rows_.resize(std::size_t(d_->size()) * m);
+  for (std::size_t k = 0; k < m; ++k) d_->row(over_inlets_[k], over_rows_.data() + k, m);
+}
+
+void PeakRise::node_weights(std::span<const Eigen::Index> inlets, std::vector<double>& weights) {
+  use_inlets(inlets);
+  if (over_rows_.empty()) copy_inlet_rows();
+  const std::size_t m = inlets.size();
+  weights.resize(terms_.size() * m);
+  for (std::size_t n = 0; n < terms_.size(); ++n) {
+    const NodeTerm& t = term(NodeId(n));
+    const double* row = over_rows_.data() + std::size_t(t.zone) * m;
+    for (std::size_t k = 0; k < m; ++k) weights[n * m + k] = row[k] * t.delta_w;
+  }
 }
 
 bool PeakRise::prepare_zone_bound(std::vector<std::int32_t>& zone_of_node) {

@@ -15,8 +15,10 @@
 //   busy nodes, without walking (shape_score).
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <limits>
 #include <span>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "dcsweep/alloc/nearest.hpp"
@@ -99,6 +101,8 @@ struct NearestSearch::Impl {
   }
   void sort_ascending(std::vector<NodeId>& ids) const { sort_ids(ids, grid_.node_count()); }
   bool prepare_zone_counts(const Machine& machine, std::span<const std::int32_t> zone_of_node, std::int32_t zones);
+  bool prepare_box_sums(const Machine& machine, std::span<const double> weights, std::size_t width);
+  void surely_taken_sums(NodeId centre, std::int32_t k, std::span<double> sums) const;
   /// Returns the last shell's radius (last_shell_radius).
   std::int32_t surely_taken_per_zone(NodeId centre, std::int32_t k, std::vector<std::int32_t>& counts) const;
   void taken_per_zone(const Machine& machine, NodeId centre, std::int32_t k, std::span<const std::int32_t> zone_of_node,
@@ -109,6 +113,8 @@ struct NearestSearch::Impl {
   std::vector<NodeId> mc1x1(const Machine& machine, std::int32_t k);
   void read_free(const Machine& machine);
   void build_prefix(const Machine& machine);
+  template <class T, class Add>
+  void build_cell_prefix(const Machine& machine, std::vector<T>& table, std::size_t width, Add&& add);
   std::int64_t box_count(const Offset& centre, std::int32_t r) const;
   /// The first L_inf radius whose cube around `c` holds k free nodes (after build_prefix): the
   /// last shell MC1x1 opens there.
@@ -220,6 +226,11 @@ struct NearestSearch::Impl {
   /// count, at most a zone's size, comes out exact), zone_prefix_[cell * zones_ + z]
   std::vector<std::uint16_t> zone_prefix_;
   std::int32_t zones_ = 0;
+  /// prepare_box_sums: per prefix cell, each score's fixed-point weights summed (mod 2^64),
+  /// box_prefix_[cell * box_width_ + s]; a score's weights are scaled by 2^box_exponent_[s]
+  std::vector<std::uint64_t> box_prefix_;
+  std::vector<int> box_exponent_;
+  std::size_t box_width_ = 0;  ///< 0: no sums prepared
   std::vector<std::uint8_t> free_;  ///< per node, for the prefix build
   /// shifted_[d][v + L]: the coordinate v in [-L, 2L) lands on (wrapped on a torus, -1 off a mesh)
   std::array<std::vector<std::int32_t>, 3> shifted_;
@@ -424,6 +435,37 @@ std::int64_t NearestSearch::Impl::box_count(const Offset& centre, std::int32_t r
   return range_count(start, len);
 }
 
+/// The prefix table of per-node vectors `width` wide over the (unrolled) grid: table[cell * width
+/// + q] sums add(n, cell)'s entries over the free nodes n of the box from the origin to the cell
+/// (the same inclusion-exclusion as build_prefix, a vector per cell; T unsigned: sums wrap, and
+/// a box's sum comes out exact where it fits T).
+template <class T, class Add>
+void NearestSearch::Impl::build_cell_prefix(const Machine& machine, std::vector<T>& table, std::size_t width, Add&& add) {
+  const auto [lx, ly, lz] = grid_.dims();
+  const std::size_t sy = std::size_t(ext_[2] + 1) * width, sx = sy * std::size_t(ext_[1] + 1);
+  table.assign(sx * std::size_t(ext_[0] + 1), T{0});
+  for (std::int32_t x = 0; x < ext_[0]; ++x) {
+    for (std::int32_t y = 0; y < ext_[1]; ++y) {
+      const NodeId line = ((x % lx) * ly + y % ly) * lz;
+      T* at = table.data() + std::size_t(x + 1) * sx + std::size_t(y + 1) * sy + width;
+      for (std::int32_t z = 0; z < ext_[2]; ++z, at += width) {
+        const T* back_x = at - sx;
+        const T* back_y = at - sy;
+        const T* back_z = at - width;
+        const T* back_xy = at - sx - sy;
+        const T* back_xz = at - sx - width;
+        const T* back_yz = at - sy - width;
+        const T* back_xyz = at - sx - sy - width;
+        for (std::size_t q = 0; q < width; ++q) {
+          at[q] = T(back_x[q] + back_y[q] + back_z[q] - back_xy[q] - back_xz[q] - back_yz[q] + back_xyz[q]);
+        }
+        const NodeId n = line + (z < lz ? z : z - lz);
+        if (machine.is_free(n)) add(n, at);
+      }
+    }
+  }
+}
+
 bool NearestSearch::Impl::prepare_zone_counts(const Machine& machine, std::span<const std::int32_t> zone_of_node,
                                               std::int32_t zones) {
   std::vector<std::int32_t> size(std::size_t(zones), 0);
@@ -432,31 +474,60 @@ bool NearestSearch::Impl::prepare_zone_counts(const Machine& machine, std::span<
   }
   build_prefix(machine);
   zones_ = zones;
-  const auto [lx, ly, lz] = grid_.dims();
-  const std::size_t z_ = std::size_t(zones), sy = std::size_t(ext_[2] + 1) * z_, sx = sy * std::size_t(ext_[1] + 1);
-  zone_prefix_.assign(sx * std::size_t(ext_[0] + 1), 0);
-  // The same inclusion-exclusion as build_prefix, a zone vector per cell (wrapping uint16 sums).
-  for (std::int32_t x = 0; x < ext_[0]; ++x) {
-    for (std::int32_t y = 0; y < ext_[1]; ++y) {
-      const NodeId line = ((x % lx) * ly + y % ly) * lz;
-      std::uint16_t* at = zone_prefix_.data() + std::size_t(x + 1) * sx + std::size_t(y + 1) * sy + z_;
-      for (std::int32_t z = 0; z < ext_[2]; ++z, at += z_) {
-        const std::uint16_t* back_x = at - sx;
-        const std::uint16_t* back_y = at - sy;
-        const std::uint16_t* back_z = at - z_;
-        const std::uint16_t* back_xy = at - sx - sy;
-        const std::uint16_t* back_xz = at - sx - z_;
-        const std::uint16_t* back_yz = at - sy - z_;
-        const std::uint16_t* back_xyz = at - sx - sy - z_;
-        for (std::size_t q = 0; q < z_; ++q) {
-          at[q] = std::uint16_t(back_x[q] + back_y[q] + back_z[q] - back_xy[q] - back_xz[q] - back_yz[q] + back_xyz[q]);
-        }
-        const NodeId n = line + (z < lz ? z : z - lz);
-        if (machine.is_free(n)) ++at[std::size_t(zone_of_node[std::size_t(n)])];
-      }
+  build_cell_prefix(machine, zone_prefix_, std::size_t(zones),
+                    [&](NodeId n, std::uint16_t* cell) { ++cell[std::size_t(zone_of_node[std::size_t(n)])]; });
+  return true;
+}
+
+bool NearestSearch::Impl::prepare_box_sums(const Machine& machine, std::span<const double> weights, std::size_t width) {
+  const auto nodes = std::size_t(grid_.node_count());
+  if (width == 0 || weights.size() != nodes * width) {
+    throw std::invalid_argument("NearestSearch::prepare_box_sums: weights must hold width values per node");
+  }
+  box_width_ = 0;
+  // Per score, weights in fixed point: w x 2^e (exact: a power of two), rounded down, with e the
+  // largest that keeps the score's total below 2^61. A box's sum of those integers is exact, and
+  // at most its exact sum x 2^e.
+  box_exponent_.assign(width, 0);
+  std::vector<double> total(width, 0.0);
+  for (std::size_t n = 0; n < nodes; ++n) {
+    for (std::size_t s = 0; s < width; ++s) {
+      const double w = weights[n * width + s];
+      if (!(w >= 0 && w < INFINITY)) return false;
+      total[s] += w;
     }
   }
+  for (std::size_t s = 0; s < width; ++s) {
+    int e = 0;
+    std::frexp(total[s] * (1 + 1e-9), &e);  // total < 2^e (the margin: the sum's rounding)
+    box_exponent_[s] = 61 - e;
+  }
+  build_prefix(machine);
+  build_cell_prefix(machine, box_prefix_, width, [&](NodeId n, std::uint64_t* cell) {
+    const double* w = weights.data() + std::size_t(n) * width;
+    for (std::size_t s = 0; s < width; ++s) cell[s] += std::uint64_t(std::ldexp(w[s], box_exponent_[s]));
+  });
+  box_width_ = width;
   return true;
+}
+
+void NearestSearch::Impl::surely_taken_sums(NodeId centre, std::int32_t k, std::span<double> sums) const {
+  if (box_width_ == 0 || sums.size() != box_width_) {
+    throw std::logic_error("NearestSearch::surely_taken_sums: prepare_box_sums first, with as many scores");
+  }
+  std::fill(sums.begin(), sums.end(), 0.0);
+  const Offset c = grid_.coordinate(centre);
+  const std::int32_t r = last_shell_radius(c, k);  // shells below it are taken whole
+  if (r == 0) return;
+  const auto [start, len] = box_range(c, r - 1);
+  const std::array<std::size_t, 8> corner = box_corners(start, len, box_width_);
+  std::array<const std::uint64_t*, 8> p;
+  for (std::size_t i = 0; i < 8; ++i) p[i] = box_prefix_.data() + corner[i];
+  for (std::size_t s = 0; s < box_width_; ++s) {
+    const std::uint64_t q = p[0][s] - p[1][s] - p[2][s] - p[3][s] + p[4][s] + p[5][s] + p[6][s] - p[7][s];
+    // (the conversion rounds to the nearest double: at most one unit of its last place above)
+    sums[s] = std::ldexp(double(q), -box_exponent_[s]);
+  }
 }
 
 std::int32_t NearestSearch::Impl::last_shell_radius(const Offset& c, std::int32_t k) const {
@@ -1262,6 +1333,14 @@ bool NearestSearch::prepare_zone_counts(const Machine& machine, std::span<const 
 
 void NearestSearch::surely_taken_per_zone(NodeId centre, std::int32_t nodes, std::vector<std::int32_t>& counts) const {
   impl_->surely_taken_per_zone(centre, nodes, counts);
+}
+
+bool NearestSearch::prepare_box_sums(const Machine& machine, std::span<const double> weights, std::size_t width) {
+  return impl_->prepare_box_sums(machine, weights, width);
+}
+
+void NearestSearch::surely_taken_sums(NodeId centre, std::int32_t nodes, std::span<double> sums) const {
+  impl_->surely_taken_sums(centre, nodes, sums);
 }
 
 void NearestSearch::taken_per_zone(const Machine& machine, NodeId centre, std::int32_t nodes,

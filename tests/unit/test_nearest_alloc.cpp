@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <set>
 
@@ -28,6 +29,37 @@ Machine with_busy(std::int32_t nodes, std::vector<NodeId> busy) {
 }
 
 using Nodes = std::vector<NodeId>;
+
+/// L_inf hops between two nodes of a grid (wrapped on a torus).
+std::int32_t linf_hops(const Platform& p, NodeId a, NodeId b) {
+  const auto ca = p.coordinate(a), cb = p.coordinate(b);
+  std::int32_t out = 0;
+  for (int d = 0; d < 3; ++d) {
+    const std::int32_t diff = std::abs(ca[d] - cb[d]);
+    out = std::max(out, p.network == NetworkKind::torus ? std::min(diff, p.network_dims[d] - diff) : diff);
+  }
+  return out;
+}
+
+/// A machine whose nodes are each busy with probability `share`.
+Machine busy_at_random(const Platform& p, double share, RngStream& rng) {
+  Machine m(p.node_count);
+  std::vector<NodeId> busy;
+  for (NodeId n = 0; n < p.node_count; ++n) {
+    if (rng.uniform01() < share) busy.push_back(n);
+  }
+  m.occupy(busy);
+  return m;
+}
+
+/// The least L_inf radius around `centre` whose cube holds k free nodes, counted node by node.
+std::int32_t last_shell_by_hand(const Platform& p, const Machine& m, NodeId centre, std::int32_t k) {
+  for (std::int32_t r = 0;; ++r) {
+    std::int32_t within = 0;
+    for (NodeId n = 0; n < p.node_count; ++n) within += m.is_free(n) && linf_hops(p, centre, n) <= r;
+    if (within >= k) return r;
+  }
+}
 
 /// Both implementations, which must agree.
 Nodes both(NearestKind kind, const Platform& p, const Machine& m, std::int32_t k) {
@@ -415,33 +447,15 @@ TEST(Nearest, TakenPerZoneCountsTheShellsBelowTheLastAndTheWholeCollectionAsAStr
     std::vector<std::int32_t> zone_of(std::size_t(p.node_count));
     for (auto& z : zone_of) z = std::int32_t(rng.integer(0, zones - 1));
     for (const double busy_share : {0.0, 0.3, 0.8}) {
-      Machine m(p.node_count);
-      std::vector<NodeId> busy;
-      for (NodeId n = 0; n < p.node_count; ++n) {
-        if (rng.uniform01() < busy_share) busy.push_back(n);
-      }
-      m.occupy(busy);
+      const Machine m = busy_at_random(p, busy_share, rng);
       NearestSearch search(p);
       ASSERT_TRUE(search.prepare_zone_counts(m, zone_of, zones));
-      auto linf = [&](NodeId a, NodeId b) {
-        const auto ca = p.coordinate(a), cb = p.coordinate(b);
-        std::int32_t out = 0;
-        for (int d = 0; d < 3; ++d) {
-          const std::int32_t diff = std::abs(ca[d] - cb[d]);
-          out = std::max(out, kind == NetworkKind::torus ? std::min(diff, dims[d] - diff) : diff);
-        }
-        return out;
-      };
+      auto linf = [&](NodeId a, NodeId b) { return linf_hops(p, a, b); };
       for (int trial = 0; trial < 40; ++trial) {
         if (m.free_count() == 0) break;
         const auto centre = NodeId(rng.integer(0, p.node_count - 1));
         const auto k = std::int32_t(rng.integer(1, m.free_count()));
-        std::int32_t r = 0;
-        for (;; ++r) {
-          std::int32_t within = 0;
-          for (NodeId n = 0; n < p.node_count; ++n) within += m.is_free(n) && linf(centre, n) <= r;
-          if (within >= k) break;
-        }
+        const std::int32_t r = last_shell_by_hand(p, m, centre, k);
         std::vector<std::int32_t> expected(std::size_t(zones), 0);
         for (NodeId n = 0; n < p.node_count; ++n) {
           if (m.is_free(n) && linf(centre, n) < r) ++expected[std::size_t(zone_of[std::size_t(n)])];
@@ -480,6 +494,62 @@ TEST(Nearest, TakenPerZoneCountsTheShellsBelowTheLastAndTheWholeCollectionAsAStr
   }
   EXPECT_GT(checked, 300);
   EXPECT_GT(cut, 100);  // most cases leave part of the last shell out
+}
+
+TEST(Nearest, BoxSumsAreTheSurelyTakenNodesWeightsRoundedDown) {
+  // For each centre and job size: the free nodes within L_inf R - 1 (R as above), their weights
+  // summed per score in long double. The sums from the prefix tables are at most that (to a
+  // double's last place) and below it by less than a part in 2^60 of the score's total per node:
+  // weights over twelve orders of magnitude, zeros, a score of zeros; tori and a mesh.
+  RngStream rng({29, 8, 0}, StreamPurpose::allocator);
+  const std::vector<std::pair<NetworkKind, std::array<std::int32_t, 3>>> shapes{
+      {NetworkKind::torus, {7, 8, 9}}, {NetworkKind::torus, {6, 6, 4}}, {NetworkKind::mesh, {5, 9, 6}}};
+  const std::size_t width = 3;
+  int checked = 0;
+  for (const auto& [kind, dims] : shapes) {
+    const Platform p = network(kind, dims);
+    std::vector<double> w(std::size_t(p.node_count) * width);
+    for (std::size_t n = 0; n < std::size_t(p.node_count); ++n) {
+      w[n * width] = rng.uniform01() < 0.2 ? 0.0 : std::pow(10.0, rng.uniform(-9, 3));
+      w[n * width + 1] = 0.0;
+      w[n * width + 2] = 1e-3 * rng.uniform01();
+    }
+    for (const double busy_share : {0.0, 0.4}) {
+      const Machine m = busy_at_random(p, busy_share, rng);
+      NearestSearch search(p);
+      ASSERT_TRUE(search.prepare_box_sums(m, w, width));
+      std::vector<long double> total(width, 0.0L);
+      for (std::size_t n = 0; n < std::size_t(p.node_count); ++n) {
+        for (std::size_t s = 0; s < width; ++s) total[s] += w[n * width + s];
+      }
+      for (int trial = 0; trial < 40; ++trial) {
+        const auto centre = NodeId(rng.integer(0, p.node_count - 1));
+        const auto k = std::int32_t(rng.integer(1, m.free_count()));
+        const std::int32_t r = last_shell_by_hand(p, m, centre, k);
+        std::vector<long double> exact(width, 0.0L);
+        for (NodeId n = 0; n < p.node_count; ++n) {
+          if (!m.is_free(n) || linf_hops(p, centre, n) >= r) continue;
+          for (std::size_t s = 0; s < width; ++s) exact[s] += w[std::size_t(n) * width + s];
+        }
+        std::vector<double> sums(width);
+        search.surely_taken_sums(centre, k, sums);
+        for (std::size_t s = 0; s < width; ++s) {
+          EXPECT_LE(sums[s], double(exact[s]) * (1 + 0x1p-52)) << "score " << s << ", centre " << centre << ", k " << k;
+          EXPECT_GE(sums[s], double(exact[s] - total[s] * p.node_count * 0x1p-60L)) << "score " << s << ", centre " << centre;
+        }
+        EXPECT_EQ(sums[1], 0.0);
+        ++checked;
+      }
+    }
+    // a negative or NaN weight: no sums
+    Machine m(p.node_count);
+    std::vector<double> bad = w;
+    bad[5 * width + 2] = -1e-12;
+    EXPECT_FALSE(NearestSearch(p).prepare_box_sums(m, bad, width));
+    bad[5 * width + 2] = NAN;
+    EXPECT_FALSE(NearestSearch(p).prepare_box_sums(m, bad, width));
+  }
+  EXPECT_GE(checked, 240);
 }
 
 TEST(Nearest, RegisteredAllocatorsRefuseAPlatformWithoutNetwork) {

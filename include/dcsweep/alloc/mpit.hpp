@@ -54,6 +54,9 @@ class PeakRise {
   /// The largest rise over `inlets` only once `nodes` run the job: a lower bound of peak(nodes)
   /// (the same entries of D summed another way: up to rounding, far below 1e-9 K), O(nodes x inlets).
   double peak_over(std::span<const NodeId> nodes, std::span<const Eigen::Index> inlets);
+  /// Every node's share of each inlet's rise, were it to run the job: `weights[n * m + k]` =
+  /// D(inlets[k], zone of n) x its power delta (m inlets; peak_over sums such products), O(N m).
+  void node_weights(std::span<const Eigen::Index> inlets, std::vector<double>& weights);
   /// The `count` hottest inlets under the node set of the last peak(), hottest first.
   std::vector<Eigen::Index> hottest(std::size_t count) const;
 
@@ -90,6 +93,10 @@ class PeakRise {
     return t;
   }
   void read_term(NodeId n, NodeTerm& t) const;
+  /// peak_over's inlets are `inlets` from now on (their rows' copy dropped if they changed).
+  void use_inlets(std::span<const Eigen::Index> inlets);
+  /// Copies D's rows of peak_over's inlets, per zone.
+  void copy_inlet_rows();
 
   std::vector<double> added_w_;  ///< NaN where no node was added
   std::vector<double> over_;             ///< peak_over's sums
