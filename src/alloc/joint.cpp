@@ -59,16 +59,18 @@ class JointAllocator final : public Allocator {
     // There, a shell whose inner cube (the nodes inside its last shell: every collection takes
     // them) already loses over some inlets is not collected either: the cube's sums over those
     // inlets come from prefix tables (O(inlets) per centre, tables of O(N inlets) built once the
-    // best set's hottest inlets are known, and again as they change while enough centres are left
-    // to pay for it; D and the deltas non-negative: a node added never cools an inlet).
-    bool summed = false, sums_refused = false;
+    // best set's hottest inlets are known, and again as that set changes while enough centres are
+    // left to pay for it; every free node's share of those inlets' rises non-negative, else no
+    // tables: a node added never cools them).
+    bool have_tables = false, tables_refused = false;
+    table_inlets_.clear(), table_set_.clear();
     const Eigen::VectorXd& rise = request.room.inlet_rise_k();
     for (std::size_t next = 0; next < centres.size(); ++next) {
       const NodeId centre = centres[next];
-      if (summed) {
+      if (have_tables) {
         shells_.surely_taken_sums(centre, request.nodes, sums_);
         double lower = -INFINITY;
-        for (std::size_t k = 0; k < summed_.size(); ++k) lower = std::max(lower, rise[summed_[k]] + sums_[k]);
+        for (std::size_t k = 0; k < table_inlets_.size(); ++k) lower = std::max(lower, rise[table_inlets_[k]] + sums_[k]);
         if (lower - kBoundSlackK > best_peak + kTieK) continue;
       }
       if (inner_bound && std::isfinite(best_peak)) {
@@ -100,11 +102,9 @@ class JointAllocator final : public Allocator {
       if (bounded) {
         probe = peaks_.hottest(kProbeInlets);
         const double left = double(centres.size() - next - 1);
-        if (!sums_refused && left * request.nodes >= kSumsMinWork * machine.node_count() && probe != summed_) {
-          peaks_.node_weights(probe, weights_);
-          summed = shells_.prepare_box_sums(machine, weights_, probe.size());
-          sums_refused = !summed;  // a negative weight: no bound this decision
-          summed_ = summed ? probe : std::vector<Eigen::Index>{}, sums_.resize(summed_.size());
+        if (!tables_refused && left * request.nodes >= kSumsMinWork * machine.node_count()) {
+          tables_refused = !update_tables(machine, probe);
+          have_tables = !tables_refused;
         }
       }
     }
@@ -112,6 +112,21 @@ class JointAllocator final : public Allocator {
   }
 
  private:
+  /// The inner cubes' tables for `inlets` (in the order peak_over reads them, which keeps one
+  /// copy of their rows), unless they are built for the same set. False, and no tables, where a
+  /// free node's share of a rise is negative.
+  bool update_tables(const Machine& machine, const std::vector<Eigen::Index>& inlets) {
+    std::vector<Eigen::Index> set = inlets;
+    std::sort(set.begin(), set.end());
+    if (set == table_set_) return true;
+    peaks_.node_weights(inlets, weights_);
+    const bool built = shells_.prepare_box_sums(machine, weights_, inlets.size());
+    table_inlets_ = built ? inlets : std::vector<Eigen::Index>{};
+    table_set_ = built ? std::move(set) : std::vector<Eigen::Index>{};
+    sums_.resize(table_inlets_.size());
+    return built;
+  }
+
   double comm_cost(std::vector<NodeId> nodes, const JobAttributes& attributes) const {
     const comm::TaskGraph graph = comm::task_graph(attributes.comm_pattern, static_cast<std::int32_t>(nodes.size()));
     comm::map_tasks(platform_, nodes, graph, mapping_);
@@ -125,8 +140,9 @@ class JointAllocator final : public Allocator {
   PeakRise peaks_;
   std::vector<NodeId> nodes_;  ///< the shell being scored
   std::vector<std::int32_t> zone_of_node_, inner_counts_;  ///< the inner bound's
-  std::vector<Eigen::Index> summed_;  ///< the inlets of the inner cubes' tables (none: no tables)
-  std::vector<double> weights_, sums_;  ///< per node and inlet; a cube's sums
+  std::vector<Eigen::Index> table_inlets_;  ///< the inlets of the inner cubes' tables (none: no tables)
+  std::vector<Eigen::Index> table_set_;     ///< the same, ascending
+  std::vector<double> weights_, sums_;      ///< per node and inlet; a cube's sums
 };
 
 }  // namespace

@@ -485,12 +485,13 @@ bool NearestSearch::Impl::prepare_box_sums(const Machine& machine, std::span<con
     throw std::invalid_argument("NearestSearch::prepare_box_sums: weights must hold width values per node");
   }
   box_width_ = 0;
-  // Per score, weights in fixed point: w x 2^e (exact: a power of two), rounded down, with e the
-  // largest that keeps the score's total below 2^61. A box's sum of those integers is exact, and
-  // at most its exact sum x 2^e.
+  // Per score, the free nodes' weights in fixed point: w x 2^e (exact: a power of two), rounded
+  // down, with e the largest that keeps the score's total below 2^61. A box's sum of those
+  // integers is exact, and at most its exact sum x 2^e.
   box_exponent_.assign(width, 0);
   std::vector<double> total(width, 0.0);
   for (std::size_t n = 0; n < nodes; ++n) {
+    if (!machine.is_free(NodeId(n))) continue;
     for (std::size_t s = 0; s < width; ++s) {
       const double w = weights[n * width + s];
       if (!(w >= 0 && w < INFINITY)) return false;
@@ -498,8 +499,10 @@ bool NearestSearch::Impl::prepare_box_sums(const Machine& machine, std::span<con
     }
   }
   for (std::size_t s = 0; s < width; ++s) {
+    const double above = total[s] * (1 + 1e-9);  // above the sum's rounding
+    if (!(above < INFINITY)) return false;
     int e = 0;
-    std::frexp(total[s] * (1 + 1e-9), &e);  // total < 2^e (the margin: the sum's rounding)
+    std::frexp(above, &e);  // total < 2^e
     box_exponent_[s] = 61 - e;
   }
   build_prefix(machine);

@@ -499,8 +499,9 @@ TEST(Nearest, TakenPerZoneCountsTheShellsBelowTheLastAndTheWholeCollectionAsAStr
 TEST(Nearest, BoxSumsAreTheSurelyTakenNodesWeightsRoundedDown) {
   // For each centre and job size: the free nodes within L_inf R - 1 (R as above), their weights
   // summed per score in long double. The sums from the prefix tables are at most that (to a
-  // double's last place) and below it by less than a part in 2^60 of the score's total per node:
-  // weights over twelve orders of magnitude, zeros, a score of zeros; tori and a mesh.
+  // double's last place) and below it by about a part in 2^60 of the score's total per node
+  // (checked with twice that, and a last place of the double for the conversion): weights over
+  // twelve orders of magnitude, zeros, a score of zeros; tori and a mesh.
   RngStream rng({29, 8, 0}, StreamPurpose::allocator);
   const std::vector<std::pair<NetworkKind, std::array<std::int32_t, 3>>> shapes{
       {NetworkKind::torus, {7, 8, 9}}, {NetworkKind::torus, {6, 6, 4}}, {NetworkKind::mesh, {5, 9, 6}}};
@@ -535,19 +536,30 @@ TEST(Nearest, BoxSumsAreTheSurelyTakenNodesWeightsRoundedDown) {
         search.surely_taken_sums(centre, k, sums);
         for (std::size_t s = 0; s < width; ++s) {
           EXPECT_LE(sums[s], double(exact[s]) * (1 + 0x1p-52)) << "score " << s << ", centre " << centre << ", k " << k;
-          EXPECT_GE(sums[s], double(exact[s] - total[s] * p.node_count * 0x1p-60L)) << "score " << s << ", centre " << centre;
+          EXPECT_GE(sums[s], double(exact[s] - total[s] * p.node_count * 0x1p-59L - exact[s] * 0x1p-52L))
+              << "score " << s << ", centre " << centre;
         }
         EXPECT_EQ(sums[1], 0.0);
         ++checked;
       }
     }
-    // a negative or NaN weight: no sums
+    // a free node's negative, NaN or infinite weight, or totals that overflow: no sums (and
+    // asking for them is an error); a busy node's is ignored
     Machine m(p.node_count);
-    std::vector<double> bad = w;
-    bad[5 * width + 2] = -1e-12;
-    EXPECT_FALSE(NearestSearch(p).prepare_box_sums(m, bad, width));
-    bad[5 * width + 2] = NAN;
-    EXPECT_FALSE(NearestSearch(p).prepare_box_sums(m, bad, width));
+    for (const double wrong : {-1e-12, double(NAN), double(INFINITY)}) {
+      std::vector<double> bad = w;
+      bad[5 * width + 2] = wrong;
+      NearestSearch search(p);
+      EXPECT_FALSE(search.prepare_box_sums(m, bad, width)) << wrong;
+      std::vector<double> sums(width);
+      EXPECT_THROW(search.surely_taken_sums(0, 1, sums), std::logic_error);
+      m.occupy(std::vector<NodeId>{5});
+      EXPECT_TRUE(search.prepare_box_sums(m, bad, width)) << wrong;
+      m.release(std::vector<NodeId>{5});
+    }
+    std::vector<double> huge = w;
+    for (std::size_t n = 0; n < std::size_t(p.node_count); ++n) huge[n * width + 2] = 1e308;
+    EXPECT_FALSE(NearestSearch(p).prepare_box_sums(m, huge, width));
   }
   EXPECT_GE(checked, 240);
 }

@@ -81,9 +81,10 @@ class NearestSearch {
   /// The same nodes' sums of `width` scores, each a non-negative weight per node: prepare_box_sums
   /// once per machine state and weights (`weights[n * width + s]`, every node's, the busy ones'
   /// ignored; O(N width) time, 8 N width bytes, 8 x that on a torus; false, and no sums, where a
-  /// weight is negative or not finite), then per centre in O(width): each sum at most the exact
-  /// sum, to the last place of a double (fixed-point sums, each weight rounded down by less than
-  /// 2^-60 of its score's total over every node).
+  /// free node's weight is negative or not finite, or a score's total overflows), then per
+  /// centre in O(width + the last shell's radius): each sum at most the exact sum (to the last
+  /// place of a double) and less by at most (1 + 1e-9) 2^-60 of the score's total per node
+  /// (fixed-point sums, each weight rounded down).
   bool prepare_box_sums(const Machine& machine, std::span<const double> weights, std::size_t width);
   void surely_taken_sums(NodeId centre, std::int32_t nodes, std::span<double> sums) const;
   /// Per zone, every node of mc1x1_around(machine, centre, nodes), counted without collecting
