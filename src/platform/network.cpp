@@ -63,10 +63,13 @@ std::int64_t ring_window_pair_distance_sum(std::span<const std::int64_t> window,
   if (width > wrap) throw std::invalid_argument("a ring window holds at most the ring's coordinates");
   std::int64_t total = line_pair_distance_sum(window);
   // A pair d > wrap / 2 apart along the window is wrap - d apart round the ring: 2 d - wrap less.
-  for (std::int32_t d = wrap / 2 + 1; d < width; ++d) {
-    std::int64_t pairs = 0;
-    for (std::int32_t a = 0; a + d < width; ++a) pairs += window[std::size_t(a)] * window[std::size_t(a + d)];
-    total -= pairs * (2 * d - wrap);
+  // Per right end b, over the left ends a <= b - wrap / 2 - 1, that is c_b ((2 b - wrap) S0 - 2 S1)
+  // with S0, S1 the running sums of c_a and a c_a: O(width) (exact integers, as the pairs summed).
+  std::int64_t s0 = 0, s1 = 0;
+  for (std::int32_t b = wrap / 2 + 1; b < width; ++b) {
+    const std::int32_t a = b - wrap / 2 - 1;  // the left end that comes into reach
+    s0 += window[std::size_t(a)], s1 += a * window[std::size_t(a)];
+    total -= window[std::size_t(b)] * ((2 * std::int64_t{b} - wrap) * s0 - 2 * s1);
   }
   return total;
 }
