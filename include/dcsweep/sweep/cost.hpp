@@ -80,10 +80,15 @@ struct CostModel {
   // 0.91 s, oxley4320 18 / 44 s when fitted; on November 28, once joint's shells' peaks added D's
   // columns per run of zones, oxley4320 23 s both: joint costs about mpit's own): the LP's rows
   // generated, each move after rounding over up to pools^2 pairs, a shell's bound per centre;
-  // the first decision of a point sets up the LP and D's copies (oxley1080 45 ms, oxley4320 1.1-1.5 s)
+  // the first decision of a point sets up the LP and D's copies (oxley1080 45 ms, oxley4320 1.1-1.5 s).
+  // Refitted December 2 on bench/specs/alloc-scale.toml's points from record 10,500 (wall s of
+  // the point, mpit / joint: oxley1080 0.59 / 1.79, oxley4320 24.9 / 22.0, a slow hour; joint's
+  // shells since they are bounded by their inner cubes): mpit 0.53 / 0.43 x the estimate before,
+  // 1.1 / 0.93 x after; joint's shells cost more than its LP on oxley1080 and far less on
+  // oxley4320, which x k^2 x zones cannot follow: its factor splits the difference (2.1 / 0.48 x).
   double mpit_many_zones_setup_per_z23_s = 5e-9;   ///< x zones^2.3, once per point
-  double mpit_many_zones_per_k08_z21_s = 2e-11;    ///< x k^0.8 x zones^2.1 (fitted)
-  double joint_many_zones_per_k2_z_s = 4e-12;      ///< x k^2 x zones, on top of mpit's (within its noise)
+  double mpit_many_zones_per_k08_z21_s = 9e-12;    ///< x k^0.8 x zones^2.1 (fitted)
+  double joint_many_zones_per_k2_z_s = 7.5e-12;    ///< x k^2 x zones, on top of mpit's
   // mtdp per decision: the free nodes grouped by (zone, delta) in a map, the room's rises copied
   // and ranked per zone, then per node taken the classes scored. Fitted to bench_decisions'
   // 2,000 CEA-Curie jobs on intrepid (80 zones: 0.06-0.12 s of decisions, the cell 0.14-0.24 s),
