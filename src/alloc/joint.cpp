@@ -62,12 +62,12 @@ class JointAllocator final : public Allocator {
     // best set's hottest inlets are known, and again as that set changes while enough centres are
     // left to pay for it; every free node's share of those inlets' rises non-negative, else no
     // tables: a node added never cools them).
-    bool have_tables = false, tables_refused = false;
+    bool tables_refused = false;
     table_inlets_.clear(), table_set_.clear();
     const Eigen::VectorXd& rise = request.room.inlet_rise_k();
     for (std::size_t next = 0; next < centres.size(); ++next) {
       const NodeId centre = centres[next];
-      if (have_tables) {
+      if (!table_inlets_.empty()) {
         shells_.surely_taken_sums(centre, request.nodes, sums_);
         double lower = -INFINITY;
         for (std::size_t k = 0; k < table_inlets_.size(); ++k) lower = std::max(lower, rise[table_inlets_[k]] + sums_[k]);
@@ -104,7 +104,6 @@ class JointAllocator final : public Allocator {
         const double left = double(centres.size() - next - 1);
         if (!tables_refused && left * request.nodes >= kSumsMinWork * machine.node_count()) {
           tables_refused = !update_tables(machine, probe);
-          have_tables = !tables_refused;
         }
       }
     }

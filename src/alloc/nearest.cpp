@@ -116,6 +116,15 @@ struct NearestSearch::Impl {
   template <class T, class Add>
   void build_cell_prefix(const Machine& machine, std::vector<T>& table, std::size_t width, Add&& add);
   std::int64_t box_count(const Offset& centre, std::int32_t r) const;
+  /// The cube inside the last shell MC1x1 opens around `centre` for k nodes (L_inf radius R - 1):
+  /// R, and the cube's corners in a prefix table `cell` entries wide (R = 0: no cube, no corners).
+  std::int32_t inner_cube(NodeId centre, std::int32_t k, std::size_t cell, std::array<std::size_t, 8>& corner) const;
+  /// Entry q of a box's sum from the entries at its corners (box_corners' signs; unsigned T wraps).
+  template <class T>
+  static T box_sum(const T* table, const std::array<std::size_t, 8>& corner, std::size_t q) {
+    const auto p = [&](std::size_t i) { return table[corner[i] + q]; };
+    return T(p(0) - p(1) - p(2) - p(3) + p(4) + p(5) + p(6) - p(7));
+  }
   /// The first L_inf radius whose cube around `c` holds k free nodes (after build_prefix): the
   /// last shell MC1x1 opens there.
   std::int32_t last_shell_radius(const Offset& c, std::int32_t k) const;
@@ -124,9 +133,7 @@ struct NearestSearch::Impl {
   /// Free nodes in the box of `len` coordinates from `start` per dimension (start in [0, L),
   /// len <= L; wrapped on a torus). Needs build_prefix.
   std::int64_t range_count(const Offset& start, const Offset& len) const {
-    const std::array<std::size_t, 8> c = box_corners(start, len, 1);
-    auto p = [&](int i) { return std::int64_t{prefix_[c[std::size_t(i)]]}; };
-    return p(0) - p(1) - p(2) - p(3) + p(4) + p(5) + p(6) - p(7);
+    return box_sum(prefix_.data(), box_corners(start, len, 1), 0);
   }
   /// The prefix-table entries at a box's 8 corners, each cell `cell` entries wide (prefix_: 1,
   /// zone_prefix_: zones); the box's sum is + [0] - [1] - [2] - [3] + [4] + [5] + [6] - [7].
@@ -519,18 +526,22 @@ void NearestSearch::Impl::surely_taken_sums(NodeId centre, std::int32_t k, std::
     throw std::logic_error("NearestSearch::surely_taken_sums: prepare_box_sums first, with as many scores");
   }
   std::fill(sums.begin(), sums.end(), 0.0);
+  std::array<std::size_t, 8> corner;
+  if (inner_cube(centre, k, box_width_, corner) == 0) return;
+  for (std::size_t s = 0; s < box_width_; ++s) {
+    // (the conversion rounds to the nearest double: at most one unit of its last place above)
+    sums[s] = std::ldexp(double(box_sum(box_prefix_.data(), corner, s)), -box_exponent_[s]);
+  }
+}
+
+std::int32_t NearestSearch::Impl::inner_cube(NodeId centre, std::int32_t k, std::size_t cell,
+                                            std::array<std::size_t, 8>& corner) const {
   const Offset c = grid_.coordinate(centre);
   const std::int32_t r = last_shell_radius(c, k);  // shells below it are taken whole
-  if (r == 0) return;
+  if (r == 0) return r;
   const auto [start, len] = box_range(c, r - 1);
-  const std::array<std::size_t, 8> corner = box_corners(start, len, box_width_);
-  std::array<const std::uint64_t*, 8> p;
-  for (std::size_t i = 0; i < 8; ++i) p[i] = box_prefix_.data() + corner[i];
-  for (std::size_t s = 0; s < box_width_; ++s) {
-    const std::uint64_t q = p[0][s] - p[1][s] - p[2][s] - p[3][s] + p[4][s] + p[5][s] + p[6][s] - p[7][s];
-    // (the conversion rounds to the nearest double: at most one unit of its last place above)
-    sums[s] = std::ldexp(double(q), -box_exponent_[s]);
-  }
+  corner = box_corners(start, len, cell);
+  return r;
 }
 
 std::int32_t NearestSearch::Impl::last_shell_radius(const Offset& c, std::int32_t k) const {
@@ -543,16 +554,10 @@ std::int32_t NearestSearch::Impl::last_shell_radius(const Offset& c, std::int32_
 std::int32_t NearestSearch::Impl::surely_taken_per_zone(NodeId centre, std::int32_t k,
                                                        std::vector<std::int32_t>& counts) const {
   counts.assign(std::size_t(zones_), 0);
-  const Offset c = grid_.coordinate(centre);
-  const std::int32_t r = last_shell_radius(c, k);  // shells below it are taken whole
+  std::array<std::size_t, 8> corner;
+  const std::int32_t r = inner_cube(centre, k, std::size_t(zones_), corner);
   if (r == 0) return r;
-  const auto [start, len] = box_range(c, r - 1);
-  const std::array<std::size_t, 8> corner = box_corners(start, len, std::size_t(zones_));
-  std::array<const std::uint16_t*, 8> p;
-  for (std::size_t i = 0; i < 8; ++i) p[i] = zone_prefix_.data() + corner[i];
-  for (std::size_t q = 0; q < std::size_t(zones_); ++q) {
-    counts[q] = std::uint16_t(p[0][q] - p[1][q] - p[2][q] - p[3][q] + p[4][q] + p[5][q] + p[6][q] - p[7][q]);
-  }
+  for (std::size_t q = 0; q < std::size_t(zones_); ++q) counts[q] = box_sum(zone_prefix_.data(), corner, q);
   return r;
 }
 
