@@ -43,6 +43,16 @@ constexpr std::int32_t kBallMinNodes = 8;
 /// decisions of CEA-Curie from record 10,500 (one core, medians) took 41 ms at 3, 29 at 6, 26 at
 /// 10, 26 at 15 and 29 at 25 (the tables' build grows with the radius); Genalg's centres are free:
 /// 13.6, 14.7, 15.3, 16.0 ms. Oxley4320's decisions the same at each.
+/// On a torus, MM's tables are rebuilt once, to the widest radius the O(1) recurrence builds
+/// (recurrence_reach: 15 on intrepid), the first time a centre's ball at their radius holds too
+/// few free nodes: MM's centres in the busy blocks of large jobs were grown ring by ring from rows
+/// of busy bits (radius_beyond_tables). On intrepid from record 10,500 its jobs of 8-15 nodes spent
+/// 35% of their centres' time there (7% of the centres); the 2,000-job run's decisions took 27.1
+/// -> 24.6 CPU s (p99 111 -> 69 ms), `k~512` the same; the cell (both binaries at once, cores
+/// swapped, medians of 4) 26.7 -> 24.3 s, every decision the same. Wider than the recurrence's
+/// reach (each ball a sum of lines) was slower, as was growing Genalg's (11.97 -> 12.65 s: its
+/// centres are free nodes, few beyond its tables); a random half-busy machine's decisions the
+/// same (+-3%).
 double ball_reach(NearestKind kind) { return kind == NearestKind::mm ? 10.0 : 3.0; }
 
 /// From this many nodes, a decision scored from balls tests no centre's L_inf box (the balls show
@@ -174,6 +184,9 @@ struct NearestSearch::Impl {
                            std::int64_t bound);
   // MM, Genalg: balls from per-plane tables
   void build_ball_tables(std::int32_t rho);
+  /// On a torus, the widest radius build_ball_tables builds in O(1) a cell on every plane (the
+  /// ball does not wrap onto itself); -1 on a mesh.
+  std::int32_t recurrence_reach() const;
   std::int32_t ball_radius(NearestKind kind, std::int32_t k, std::int32_t free) const;
   /// kIdealShape where the centre collects the ideal shape (l1_order_'s first k offsets all free).
   std::int64_t ball_score(const Machine& machine, const Offset& centre, std::int32_t k, const IdealShape& ideal,
@@ -283,6 +296,9 @@ struct NearestSearch::Impl {
   };
   std::array<PlaneTable, 3> ball_;
   std::int32_t ball_rho_ = -1;             ///< the tables hold balls up to this radius
+  /// ...and are rebuilt once to this one when a centre's ball at ball_rho_ holds too few free
+  /// nodes (MM on a torus: recurrence_reach), or -1
+  std::int32_t ball_rho_grown_ = -1;
   std::int32_t last_radius_ = 1;           ///< ball_score's previous centre's R (neighbours share it)
   std::vector<std::int32_t> l1_start_;     ///< l1_start_[rho]: first index of l1_order_ at L1 length rho
   /// ball_volume_[rho]: nodes within L1 distance rho of the grid's middle node (a torus: of any)
@@ -823,6 +839,12 @@ std::int32_t NearestSearch::Impl::ball_radius(NearestKind kind, std::int32_t k, 
   return rho;
 }
 
+std::int32_t NearestSearch::Impl::recurrence_reach() const {
+  if (!grid_.torus()) return -1;
+  const auto dims = grid_.dims();
+  return std::min((std::min({dims[0], dims[1], dims[2]}) - 1) / 2, std::int32_t(std::ssize(ball_volume_)) - 1);
+}
+
 /// From free_ (read_free first). On a torus, balls of radius r with 2 r below both of the
 /// plane's lengths (they do not wrap onto themselves) come from the two smaller ones:
 ///   D_r(a, b) = D_{r-1}(a - 1, b) + D_{r-1}(a + 1, b) - D_{r-2}(a, b) + f(a, b +- (r - 1)) + f(a, b +- r)
@@ -1101,8 +1123,8 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
   for (int d = 0; d < 3; ++d) first[d] = grid_.lowest_offset(centre, d), last[d] = grid_.highest_offset(centre, d);
   const std::int32_t* along_x = shifted_[0].data() + grid_.dims()[0] + centre[0];
   std::int32_t R = std::clamp(last_radius_, 1, ball_rho_), inside = 0;
-  const PlaneBalls x_balls(*this, 0, centre);
   for (;;) {
+    const PlaneBalls x_balls(*this, 0, centre);  // the tables may grow below
     inside = 0;
     std::int32_t all = 0;
     std::int32_t* in_of = inside_.data() + R;
@@ -1116,6 +1138,11 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
     if (inside >= k) {
       --R;  // R - 1 >= 1: a ball of radius 0 holds one node
     } else if (all < k) {
+      if (R == ball_rho_ && ball_rho_ < ball_rho_grown_) {  // once a decision
+        build_ball_tables(ball_rho_grown_);
+        ++R;
+        continue;
+      }
       if (R == ball_rho_) {
         R = radius_beyond_tables(centre, k, first, last, inside);
         break;
@@ -1249,7 +1276,10 @@ bool NearestSearch::Impl::prepare_pairwise(NearestKind kind, const Machine& mach
     build_prefix(machine);
   }
   build_busy_rows(), busy_cols_.clear();
-  if (balls) build_ball_tables(ball_radius(kind, k, machine.free_count()));
+  if (balls) {
+    build_ball_tables(ball_radius(kind, k, machine.free_count()));
+    ball_rho_grown_ = kind == NearestKind::mm ? recurrence_reach() : -1;
+  }
   return balls;
 }
 

@@ -416,6 +416,50 @@ TEST(Nearest, EveryCentresScoreEqualsTheDefinitionWhereBallsReachBeyondTheTables
   EXPECT_THROW(search.centre_score(NearestKind::mc1x1, with_busy(64, {}), 0, 8), InputError);
 }
 
+TEST(Nearest, MmTablesGrownForACentreInABusyBlockScoreAsTheDefinition) {
+  // A 16^3 torus busy in a 13^3 block: for 8 and 12 nodes MM's tables (balls of 10 k / (free
+  // share) nodes: radius 5 and 6) are short of the centres in the block, and are rebuilt to the
+  // recurrence's reach (radius 7: (16 - 1) / 2) at the first of them; the deepest (7 hops from
+  // the nearest free node) are beyond that too (grown from rows of busy bits). Every such
+  // centre's score against the definition, and a whole decision (the later centres scored from
+  // the grown tables) against the straightforward allocator. (Checked: growing the tables without
+  // reading the x planes' balls from the new ones fails this test.)
+  const Platform p = network(NetworkKind::torus, {16, 16, 16});
+  std::vector<NodeId> busy;
+  for (NodeId n = 0; n < p.node_count; ++n) {
+    const auto u = p.coordinate(n);
+    if (u[0] < 13 && u[1] < 13 && u[2] < 13) busy.push_back(n);
+  }
+  const Machine m = with_busy(p.node_count, busy);
+  NearestSearch search(p);
+  for (const std::int32_t k : {8, 12}) {
+    const double want_volume = 10.0 * k * p.node_count / m.free_count();  // MM's tables' radius
+    std::int32_t rho = 0;
+    for (;; ++rho) {
+      std::int32_t volume = 0;
+      for (NodeId n = 0; n < p.node_count; ++n) volume += p.hops(n, 0) <= rho;
+      if (volume >= want_volume) break;
+    }
+    ASSERT_LT(rho, 7) << k;
+    int grown = 0, beyond_grown = 0;
+    for (NodeId centre = 0; centre < p.node_count; ++centre) {
+      std::int32_t within_rho = 0, within_reach = 0;
+      for (NodeId n = 0; n < p.node_count; ++n) {
+        if (!m.is_free(n)) continue;
+        const std::int32_t h = p.hops(n, centre);
+        within_rho += h <= rho, within_reach += h <= 7;
+      }
+      if (within_rho >= k) continue;
+      ++(within_reach >= k ? grown : beyond_grown);
+      ASSERT_EQ(search.centre_score(NearestKind::mm, m, centre, k), centre_score_by_definition(p, m, centre, k))
+          << "centre " << centre << ", " << k << " nodes";
+    }
+    EXPECT_GE(grown, 50) << k;  // 250 and 74
+    EXPECT_GE(beyond_grown, 1) << k;  // 1 and 7
+    if (k == 8) both(NearestKind::mm, p, m, k);
+  }
+}
+
 TEST(Nearest, BallScoresEqualStraightforwardOnHalfBusyMeshes) {
   // On a mesh the balls are cut at the edges: meshes of odd and even sides, one side 1, 2 or 4
   // (oxley4320's 4 x 30 x 36: most balls cross its x edges); decisions in a row on a mesh shaped
