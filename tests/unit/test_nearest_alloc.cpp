@@ -421,9 +421,10 @@ TEST(Nearest, MmTablesGrownForACentreInABusyBlockScoreAsTheDefinition) {
   // share) nodes: radius 5 and 6) are short of the centres in the block, and are rebuilt to the
   // recurrence's reach (radius 7: (16 - 1) / 2) at the first of them; the deepest (7 hops from
   // the nearest free node) are beyond that too (grown from rows of busy bits). Every such
-  // centre's score against the definition, and a whole decision (the later centres scored from
-  // the grown tables) against the straightforward allocator. (Checked: growing the tables without
-  // reading the x planes' balls from the new ones fails this test.)
+  // centre's score against the definition, each after a centre in the free region (so that its
+  // tables start at their own radius and grow), and decisions in a row (the later centres, then
+  // the next decision, scored from tables built wide) against the straightforward allocator.
+  // (Checked: growing the tables without finding the x planes' balls again fails this test.)
   const Platform p = network(NetworkKind::torus, {16, 16, 16});
   std::vector<NodeId> busy;
   for (NodeId n = 0; n < p.node_count; ++n) {
@@ -431,6 +432,7 @@ TEST(Nearest, MmTablesGrownForACentreInABusyBlockScoreAsTheDefinition) {
     if (u[0] < 13 && u[1] < 13 && u[2] < 13) busy.push_back(n);
   }
   const Machine m = with_busy(p.node_count, busy);
+  const NodeId in_free_region = p.node_count - 1;  // (15, 15, 15)
   NearestSearch search(p);
   for (const std::int32_t k : {8, 12}) {
     const double want_volume = 10.0 * k * p.node_count / m.free_count();  // MM's tables' radius
@@ -451,13 +453,16 @@ TEST(Nearest, MmTablesGrownForACentreInABusyBlockScoreAsTheDefinition) {
       }
       if (within_rho >= k) continue;
       ++(within_reach >= k ? grown : beyond_grown);
+      ASSERT_EQ(search.centre_score(NearestKind::mm, m, in_free_region, k),
+                centre_score_by_definition(p, m, in_free_region, k));
       ASSERT_EQ(search.centre_score(NearestKind::mm, m, centre, k), centre_score_by_definition(p, m, centre, k))
           << "centre " << centre << ", " << k << " nodes";
     }
-    EXPECT_GE(grown, 50) << k;  // 250 and 74
+    EXPECT_GE(grown, 50) << k;        // 250 and 74
     EXPECT_GE(beyond_grown, 1) << k;  // 1 and 7
-    if (k == 8) both(NearestKind::mm, p, m, k);
   }
+  const Nodes want = nearest_allocate_reference(NearestKind::mm, p, m, 8);
+  for (int decision = 0; decision < 2; ++decision) EXPECT_EQ(search.allocate(NearestKind::mm, m, 8), want) << decision;
 }
 
 TEST(Nearest, BallScoresEqualStraightforwardOnHalfBusyMeshes) {
