@@ -820,8 +820,8 @@ MpitSolver::Impl::Move MpitSolver::Impl::best_move_bounded(const std::vector<std
     // The walk's destinations a block at a time: those whose rise reaches the best at one of
     // the first hottest inlets (the sums reaches() takes, bit for bit, against a stop at least
     // every pair's: the best only falls within a block) lose; the others are scored in order.
-    const std::size_t o = walk == keys ? 0 : walk + 1;
     if (length == 0) continue;
+    const std::size_t o = walk == keys ? 0 : walk + 1;
     const double* rows = filter_rows(o);
     std::array<double, kFilterInlets> base{};
     for (std::size_t k = 0; k < filtered; ++k) base[k] = bound_[order_[k]];

@@ -55,6 +55,9 @@ constexpr std::int32_t kBallMinNodes = 8;
 /// same (+-3%). A decision after one whose centres needed the wider balls builds them at once
 /// (large jobs' blocks outlast a decision): the cell about 2% less again (four runs each way).
 double ball_reach(NearestKind kind) { return kind == NearestKind::mm ? 10.0 : 3.0; }
+/// MM's tables grow to at most this radius (intrepid's recurrence reach): on a larger torus the
+/// tables (3 x nodes x (radius + 1) counts, rebuilt each decision) would grow with its sides.
+constexpr std::int32_t kMaxGrownRadius = 15;
 
 /// From this many nodes, a decision scored from balls tests no centre's L_inf box (the balls show
 /// the same centres collecting the ideal shape) and builds no prefix table. On intrepid a third
@@ -301,8 +304,9 @@ struct NearestSearch::Impl {
   /// nodes (MM on a torus: recurrence_reach), or -1
   std::int32_t ball_rho_grown_ = -1;
   std::int32_t ball_rho_own_ = -1;  ///< the decision's own radius (ball_radius)
-  /// A centre of this decision needed a ball wider than ball_rho_own_: the next decision builds
-  /// its tables at ball_rho_grown_ from the start (large jobs' busy blocks outlast a decision)
+  /// A centre of this decision needed a ball wider than ball_rho_own_, where the tables can grow:
+  /// the next decision builds them at ball_rho_grown_ from the start (large jobs' busy blocks
+  /// outlast a decision); speed only
   bool wide_needed_ = false;
   std::int32_t last_radius_ = 1;           ///< ball_score's previous centre's R (neighbours share it)
   std::vector<std::int32_t> l1_start_;     ///< l1_start_[rho]: first index of l1_order_ at L1 length rho
@@ -847,7 +851,7 @@ std::int32_t NearestSearch::Impl::ball_radius(NearestKind kind, std::int32_t k, 
 std::int32_t NearestSearch::Impl::recurrence_reach() const {
   if (!grid_.torus()) return -1;
   const auto dims = grid_.dims();
-  return std::min((std::min({dims[0], dims[1], dims[2]}) - 1) / 2, std::int32_t(std::ssize(ball_volume_)) - 1);
+  return (std::min({dims[0], dims[1], dims[2]}) - 1) / 2;  // below ball_volume_'s last radius
 }
 
 /// From free_ (read_free first). On a torus, balls of radius r with 2 r below both of the
@@ -1158,7 +1162,7 @@ std::int64_t NearestSearch::Impl::ball_score(const Machine& machine, const Offse
     }
   }
   last_radius_ = R;
-  wide_needed_ = wide_needed_ || R > ball_rho_own_;
+  wide_needed_ = wide_needed_ || (R > ball_rho_own_ && ball_rho_grown_ > ball_rho_own_);
   // B is l1_order_'s first offsets, all free, up to the ideal's shell: the k nodes are the ideal
   // shape if the shell's are (most centres of a mostly free machine whose box is not all free).
   if (R == ideal.r && inside == l1_start_[std::size_t(R)] && shell_as_ideal(machine, centre, ideal)) return kIdealShape;
@@ -1284,7 +1288,7 @@ bool NearestSearch::Impl::prepare_pairwise(NearestKind kind, const Machine& mach
   build_busy_rows(), busy_cols_.clear();
   if (balls) {
     ball_rho_own_ = ball_radius(kind, k, machine.free_count());
-    ball_rho_grown_ = kind == NearestKind::mm ? recurrence_reach() : -1;
+    ball_rho_grown_ = kind == NearestKind::mm ? std::min(recurrence_reach(), kMaxGrownRadius) : -1;
     build_ball_tables(wide_needed_ ? std::max(ball_rho_own_, ball_rho_grown_) : ball_rho_own_);
     wide_needed_ = false;
   }

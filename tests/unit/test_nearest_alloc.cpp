@@ -422,8 +422,9 @@ TEST(Nearest, MmTablesGrownForACentreInABusyBlockScoreAsTheDefinition) {
   // recurrence's reach (radius 7: (16 - 1) / 2) at the first of them; the deepest (7 hops from
   // the nearest free node) are beyond that too (grown from rows of busy bits). Every such
   // centre's score against the definition, each after a centre in the free region (so that its
-  // tables start at their own radius and grow), and decisions in a row (the later centres, then
-  // the next decision, scored from tables built wide) against the straightforward allocator.
+  // tables start at their own radius and grow), and two decisions in a row against the
+  // straightforward allocator: the first grows its tables at its first centre in the block (the
+  // later centres read the grown ones), the second builds them wide from the start.
   // (Checked: growing the tables without finding the x planes' balls again fails this test.)
   const Platform p = network(NetworkKind::torus, {16, 16, 16});
   std::vector<NodeId> busy;
@@ -462,6 +463,7 @@ TEST(Nearest, MmTablesGrownForACentreInABusyBlockScoreAsTheDefinition) {
     EXPECT_GE(beyond_grown, 1) << k;  // 1 and 7
   }
   const Nodes want = nearest_allocate_reference(NearestKind::mm, p, m, 8);
+  search.centre_score(NearestKind::mm, m, in_free_region, 8);  // no wide tables for the next decision
   for (int decision = 0; decision < 2; ++decision) EXPECT_EQ(search.allocate(NearestKind::mm, m, 8), want) << decision;
 }
 
