@@ -755,6 +755,10 @@ MpitSolver::Impl::Move MpitSolver::Impl::best_move_bounded(const std::vector<std
   // those inlets at once (vector lanes) before scoring the few that pass one by one.
   const std::size_t filtered = std::min(top, kFilterInlets);
   const std::size_t width = (destinations_.size() + kFilterBlock - 1) / kFilterBlock * kFilterBlock;
+  // The e-th destination of walk order o (0: destinations_' own, j + 1: by_inlet_[j]'s).
+  auto destination = [&](std::size_t o, std::size_t e) -> const std::pair<double, Eigen::Index>& {
+    return destinations_[o == 0 ? e : by_inlet_[o - 1][e].second];
+  };
   std::array<bool, kKeyInlets + 1> filter_built{};
   auto filter_rows = [&](std::size_t o) {
     std::vector<double>& rows = filter_[o];
@@ -762,7 +766,7 @@ MpitSolver::Impl::Move MpitSolver::Impl::best_move_bounded(const std::vector<std
     filter_built[o] = true;
     rows.assign(filtered * width, INFINITY);
     for (std::size_t e = 0; e < destinations_.size(); ++e) {
-      const Eigen::Index b = destinations_[o == 0 ? e : by_inlet_[o - 1][e].second].second;
+      const Eigen::Index b = destination(o, e).second;
       const double w = delta_kw_[std::size_t(b)] * kW;
       const double* to = hot_of(b);
       for (std::size_t k = 0; k < filtered; ++k) rows[k * width + e] = w * to[order_[k]];
@@ -783,7 +787,9 @@ MpitSolver::Impl::Move MpitSolver::Impl::best_move_bounded(const std::vector<std
     if (after_(hot) - out_hot + in_hot >= stop) return;
     // Most pairs that lose reach the best at one of the hottest inlets; a pair that passes
     // those is scored over every inlet (move_peak, contiguous columns, stopped once it loses).
-    if (reaches(base, delta_kw_[std::size_t(b)] * kW, hot_of(b), order_, stop)) return;
+    // The first `filtered` of them were checked by blocks (below) against a stop at least this
+    // pair's: one that reaches its own stop there only is scored, and loses, by move_peak.
+    if (reaches(base, delta_kw_[std::size_t(b)] * kW, hot_of(b), std::span(order_).subspan(filtered), stop)) return;
     const double m = move_peak(a, b, may_tie ? best : std::nextafter(best, -INFINITY));
     if (m < best || (m == best && may_tie)) best = m, out = {a, b};
   };
@@ -808,20 +814,19 @@ MpitSolver::Impl::Move MpitSolver::Impl::best_move_bounded(const std::vector<std
                                return d.first < out_hot && after_(hot) - out_hot + d.first <= best;
                              }) -
         destinations_.begin());
-    std::size_t walk = keys;  // keys: the hottest inlet's order
+    std::size_t o = 0;  // the walk order: the hottest inlet's
     for (std::size_t j = 0; j < keys && length > 0; ++j) {
       const std::uint32_t s = order_[j + 1];
       const double cut = best + kSlackK - bound_[s] + kCutK;
       const auto& list = by_inlet_[j];
       const auto end = std::upper_bound(list.begin(), list.end(), cut,
                                         [](double c, const std::pair<double, std::uint32_t>& e) { return c < e.first; });
-      if (std::size_t(end - list.begin()) < length) length = std::size_t(end - list.begin()), walk = j;
+      if (std::size_t(end - list.begin()) < length) length = std::size_t(end - list.begin()), o = j + 1;
     }
     // The walk's destinations a block at a time: those whose rise reaches the best at one of
     // the first hottest inlets (the sums reaches() takes, bit for bit, against a stop at least
     // every pair's: the best only falls within a block) lose; the others are scored in order.
     if (length == 0) continue;
-    const std::size_t o = walk == keys ? 0 : walk + 1;
     const double* rows = filter_rows(o);
     std::array<double, kFilterInlets> base{};
     for (std::size_t k = 0; k < filtered; ++k) base[k] = bound_[order_[k]];
@@ -836,7 +841,7 @@ MpitSolver::Impl::Move MpitSolver::Impl::best_move_bounded(const std::vector<std
       }
       for (; pass != 0; pass &= pass - 1) {
         const std::size_t e = e0 + std::size_t(std::countr_zero(pass));
-        const auto& [in_hot, b] = destinations_[o == 0 ? e : by_inlet_[walk][e].second];
+        const auto& [in_hot, b] = destination(o, e);
         score(a, bound_.data(), out_hot, in_hot, b);
       }
     }
