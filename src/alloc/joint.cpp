@@ -63,7 +63,7 @@ class JointAllocator final : public Allocator {
     // left to pay for it; every free node's share of those inlets' rises non-negative, else no
     // tables: a node added never cools them).
     bool tables_refused = false;
-    table_inlets_.clear(), table_set_.clear();
+    table_inlets_.clear();
     const Eigen::VectorXd& rise = request.room.inlet_rise_k();
     for (std::size_t next = 0; next < centres.size(); ++next) {
       const NodeId centre = centres[next];
@@ -115,13 +115,10 @@ class JointAllocator final : public Allocator {
   /// copy of their rows), unless they are built for the same set. False, and no tables, where a
   /// free node's share of a rise is negative.
   bool update_tables(const Machine& machine, const std::vector<Eigen::Index>& inlets) {
-    std::vector<Eigen::Index> set = inlets;
-    std::sort(set.begin(), set.end());
-    if (set == table_set_) return true;
+    if (std::is_permutation(inlets.begin(), inlets.end(), table_inlets_.begin(), table_inlets_.end())) return true;
     peaks_.node_weights(inlets, weights_);
     const bool built = shells_.prepare_box_sums(machine, weights_, inlets.size());
     table_inlets_ = built ? inlets : std::vector<Eigen::Index>{};
-    table_set_ = built ? std::move(set) : std::vector<Eigen::Index>{};
     sums_.resize(table_inlets_.size());
     return built;
   }
@@ -140,7 +137,6 @@ class JointAllocator final : public Allocator {
   std::vector<NodeId> nodes_;  ///< the shell being scored
   std::vector<std::int32_t> zone_of_node_, inner_counts_;  ///< the inner bound's
   std::vector<Eigen::Index> table_inlets_;  ///< the inlets of the inner cubes' tables (none: no tables)
-  std::vector<Eigen::Index> table_set_;     ///< the same, ascending
   std::vector<double> weights_, sums_;      ///< per node and inlet; a cube's sums
 };
 

@@ -61,6 +61,19 @@ std::int32_t last_shell_by_hand(const Platform& p, const Machine& m, NodeId cent
   }
 }
 
+/// NearestSearch's plane tables' radius, by its rule: the least whose L1 ball around the grid's
+/// middle node holds reach x k / (free share) nodes (Genalg's reach 3, MM's 10), or the whole grid.
+std::int32_t tables_radius_by_hand(const Platform& p, const Machine& m, double reach, std::int32_t k) {
+  const auto& dims = p.network_dims;
+  const NodeId middle = ((dims[0] - 1) / 2 * dims[1] + (dims[1] - 1) / 2) * dims[2] + (dims[2] - 1) / 2;
+  const double want_volume = reach * k * p.node_count / m.free_count();
+  for (std::int32_t rho = 0;; ++rho) {
+    std::int32_t volume = 0;
+    for (NodeId n = 0; n < p.node_count; ++n) volume += p.hops(n, middle) <= rho;
+    if (volume >= want_volume || volume == p.node_count) return rho;
+  }
+}
+
 /// Both implementations, which must agree.
 Nodes both(NearestKind kind, const Platform& p, const Machine& m, std::int32_t k) {
   const Nodes fast = nearest_allocate(kind, p, m, k);
@@ -380,21 +393,10 @@ TEST(Nearest, EveryCentresScoreEqualsTheDefinitionWhereBallsReachBeyondTheTables
     }
     const Machine m = with_busy(p.node_count, busy);
     NearestSearch search(p);
-    // The tables' radius: the least whose ball around the grid's middle node holds reach x k /
-    // (free share) nodes (NearestSearch's rule: Genalg 3, MM 10); each centre scored by both.
-    const auto& dims = c.dims;
-    const NodeId middle = ((dims[0] - 1) / 2 * dims[1] + (dims[1] - 1) / 2) * dims[2] + (dims[2] - 1) / 2;
+    // Each centre scored by both, beyond the tables' radius of each or not.
     for (const std::int32_t k : {8, 29, 64}) {
       if (k > m.free_count()) continue;
-      std::array<std::int32_t, 2> rho{0, 0};  // Genalg's, MM's
-      for (std::size_t i = 0; i < 2; ++i) {
-        const double want_volume = (i == 0 ? 3.0 : 10.0) * k * p.node_count / m.free_count();
-        for (;; ++rho[i]) {
-          std::int32_t volume = 0;
-          for (NodeId n = 0; n < p.node_count; ++n) volume += p.hops(n, middle) <= rho[i];
-          if (volume >= want_volume || volume == p.node_count) break;
-        }
-      }
+      const std::array<std::int32_t, 2> rho{tables_radius_by_hand(p, m, 3, k), tables_radius_by_hand(p, m, 10, k)};
       for (NodeId centre = 0; centre < p.node_count; ++centre) {
         const std::int64_t want = centre_score_by_definition(p, m, centre, k);
         ASSERT_EQ(search.centre_score(NearestKind::genalg, m, centre, k), want) << "genalg, centre " << centre << ", " << k << " nodes";
@@ -436,13 +438,7 @@ TEST(Nearest, MmTablesGrownForACentreInABusyBlockScoreAsTheDefinition) {
   const NodeId in_free_region = p.node_count - 1;  // (15, 15, 15)
   NearestSearch search(p);
   for (const std::int32_t k : {8, 12}) {
-    const double want_volume = 10.0 * k * p.node_count / m.free_count();  // MM's tables' radius
-    std::int32_t rho = 0;
-    for (;; ++rho) {
-      std::int32_t volume = 0;
-      for (NodeId n = 0; n < p.node_count; ++n) volume += p.hops(n, 0) <= rho;
-      if (volume >= want_volume) break;
-    }
+    const std::int32_t rho = tables_radius_by_hand(p, m, 10, k);  // MM's
     ASSERT_LT(rho, 7) << k;
     int grown = 0, beyond_grown = 0;
     for (NodeId centre = 0; centre < p.node_count; ++centre) {
@@ -501,7 +497,6 @@ TEST(Nearest, TakenPerZoneCountsTheShellsBelowTheLastAndTheWholeCollectionAsAStr
       const Machine m = busy_at_random(p, busy_share, rng);
       NearestSearch search(p);
       ASSERT_TRUE(search.prepare_zone_counts(m, zone_of, zones));
-      auto linf = [&](NodeId a, NodeId b) { return linf_hops(p, a, b); };
       for (int trial = 0; trial < 40; ++trial) {
         if (m.free_count() == 0) break;
         const auto centre = NodeId(rng.integer(0, p.node_count - 1));
@@ -509,7 +504,7 @@ TEST(Nearest, TakenPerZoneCountsTheShellsBelowTheLastAndTheWholeCollectionAsAStr
         const std::int32_t r = last_shell_by_hand(p, m, centre, k);
         std::vector<std::int32_t> expected(std::size_t(zones), 0);
         for (NodeId n = 0; n < p.node_count; ++n) {
-          if (m.is_free(n) && linf(centre, n) < r) ++expected[std::size_t(zone_of[std::size_t(n)])];
+          if (m.is_free(n) && linf_hops(p, centre, n) < r) ++expected[std::size_t(zone_of[std::size_t(n)])];
         }
         std::vector<std::int32_t> counts;
         search.surely_taken_per_zone(centre, k, counts);
@@ -531,7 +526,7 @@ TEST(Nearest, TakenPerZoneCountsTheShellsBelowTheLastAndTheWholeCollectionAsAStr
         if (m.is_free(centre)) ks.push_back(1);
         for (const std::int32_t r : {1, 2}) {
           std::int32_t within = 0;
-          for (NodeId n = 0; n < p.node_count; ++n) within += m.is_free(n) && linf(centre, n) <= r;
+          for (NodeId n = 0; n < p.node_count; ++n) within += m.is_free(n) && linf_hops(p, centre, n) <= r;
           if (within > 0) ks.push_back(within);
         }
         for (const std::int32_t k : ks) {
