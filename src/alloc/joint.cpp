@@ -76,9 +76,10 @@ class JointAllocator final : public Allocator {
       if (inner_bound && std::isfinite(best_peak)) {
         shells_.surely_taken_per_zone(centre, request.nodes, inner_counts_);
         if (peaks_.peak_of_zone_counts(inner_counts_) - kBoundSlackK > best_peak + kTieK) continue;
-        // The whole shell counted per zone (its last shell walked, not the shell collected): the
-        // same bound, as high as the shell's own peak where a zone's nodes add equal power.
-        shells_.taken_per_zone(machine, centre, request.nodes, zone_of_node_, inner_counts_);
+        // The whole shell counted per zone (the inner cube's counts and its last shell walked, not
+        // the shell collected): the same bound, as high as the shell's own peak where a zone's
+        // nodes add equal power.
+        shells_.add_last_shell_per_zone(machine, centre, request.nodes, zone_of_node_, inner_counts_);
         if (peaks_.peak_of_zone_counts(inner_counts_) - kBoundSlackK > best_peak + kTieK) continue;
       }
       // Most shells lose on their peak, which does not need them sorted: only a shell that wins

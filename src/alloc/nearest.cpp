@@ -117,10 +117,9 @@ struct NearestSearch::Impl {
   bool prepare_zone_counts(const Machine& machine, std::span<const std::int32_t> zone_of_node, std::int32_t zones);
   bool prepare_box_sums(const Machine& machine, std::span<const double> weights, std::size_t width);
   void surely_taken_sums(NodeId centre, std::int32_t k, std::span<double> sums) const;
-  /// Returns the last shell's radius (last_shell_radius).
-  std::int32_t surely_taken_per_zone(NodeId centre, std::int32_t k, std::vector<std::int32_t>& counts) const;
-  void taken_per_zone(const Machine& machine, NodeId centre, std::int32_t k, std::span<const std::int32_t> zone_of_node,
-                      std::vector<std::int32_t>& counts) const;
+  void surely_taken_per_zone(NodeId centre, std::int32_t k, std::vector<std::int32_t>& counts) const;
+  void add_last_shell_per_zone(const Machine& machine, NodeId centre, std::int32_t k,
+                               std::span<const std::int32_t> zone_of_node, std::vector<std::int32_t>& counts) const;
 
  private:
   // MC1x1
@@ -576,22 +575,23 @@ std::int32_t NearestSearch::Impl::last_shell_radius(const Offset& c, std::int32_
   return r;
 }
 
-std::int32_t NearestSearch::Impl::surely_taken_per_zone(NodeId centre, std::int32_t k,
-                                                       std::vector<std::int32_t>& counts) const {
+void NearestSearch::Impl::surely_taken_per_zone(NodeId centre, std::int32_t k, std::vector<std::int32_t>& counts) const {
   counts.assign(std::size_t(zones_), 0);
   std::array<std::size_t, 8> corner;
-  const std::int32_t r = inner_cube(centre, k, std::size_t(zones_), corner);
-  if (r == 0) return r;
+  if (inner_cube(centre, k, std::size_t(zones_), corner) == 0) return;
   for (std::size_t q = 0; q < std::size_t(zones_); ++q) counts[q] = box_sum(zone_prefix_.data(), corner, q);
-  return r;
 }
 
-void NearestSearch::Impl::taken_per_zone(const Machine& machine, NodeId centre, std::int32_t k,
-                                         std::span<const std::int32_t> zone_of_node, std::vector<std::int32_t>& counts) const {
-  // The shells below the last one from the zone prefix tables (surely_taken_per_zone), then the
-  // last shell's first free nodes in shell order: collect()'s set, counted.
-  const std::int32_t r = surely_taken_per_zone(centre, k, counts);
+void NearestSearch::Impl::add_last_shell_per_zone(const Machine& machine, NodeId centre, std::int32_t k,
+                                                  std::span<const std::int32_t> zone_of_node,
+                                                  std::vector<std::int32_t>& counts) const {
+  // counts: the shells below the last one (surely_taken_per_zone); the last shell's first free
+  // nodes in shell order complete collect()'s set.
+  if (counts.size() != std::size_t(zones_)) {
+    throw std::logic_error("NearestSearch::add_last_shell_per_zone: counts are surely_taken_per_zone's");
+  }
   const Offset c = grid_.coordinate(centre);
+  const std::int32_t r = last_shell_radius(c, k);
   std::int64_t left = k - (r == 0 ? 0 : box_count(c, r - 1));
   if (left <= 0 || std::size_t(r) + 1 >= shell_begin_.size()) return;
   const std::span<const Offset> shell(shell_order_.data() + shell_begin_[std::size_t(r)],
@@ -1393,9 +1393,10 @@ void NearestSearch::surely_taken_sums(NodeId centre, std::int32_t nodes, std::sp
   impl_->surely_taken_sums(centre, nodes, sums);
 }
 
-void NearestSearch::taken_per_zone(const Machine& machine, NodeId centre, std::int32_t nodes,
-                                   std::span<const std::int32_t> zone_of_node, std::vector<std::int32_t>& counts) const {
-  impl_->taken_per_zone(machine, centre, nodes, zone_of_node, counts);
+void NearestSearch::add_last_shell_per_zone(const Machine& machine, NodeId centre, std::int32_t nodes,
+                                            std::span<const std::int32_t> zone_of_node,
+                                            std::vector<std::int32_t>& counts) const {
+  impl_->add_last_shell_per_zone(machine, centre, nodes, zone_of_node, counts);
 }
 
 std::vector<NodeId> nearest_allocate(NearestKind kind, const Platform& platform, const Machine& machine,

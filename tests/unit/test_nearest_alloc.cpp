@@ -513,13 +513,13 @@ TEST(Nearest, TakenPerZoneCountsTheShellsBelowTheLastAndTheWholeCollectionAsAStr
         std::vector<std::int32_t> taken(std::size_t(zones), 0);
         for (const NodeId n : search.mc1x1_around(m, centre, k)) ++taken[std::size_t(zone_of[std::size_t(n)])];
         for (std::int32_t z = 0; z < zones; ++z) EXPECT_GE(taken[std::size_t(z)], expected[std::size_t(z)]);
-        // taken_per_zone counts that collection exactly (its last shell walked in shell order)
-        std::vector<std::int32_t> all;
-        search.taken_per_zone(m, centre, k, zone_of, all);
+        // with the last shell's nodes added, the collection exactly (walked in shell order)
+        std::vector<std::int32_t> all = counts;
+        search.add_last_shell_per_zone(m, centre, k, zone_of, all);
         EXPECT_EQ(all, taken) << "centre " << centre << ", k " << k << ", R " << r;
         ++checked, cut += r > 0 && std::accumulate(expected.begin(), expected.end(), 0) < k;
       }
-      // taken_per_zone where the last shell is the centre alone (k = 1), taken whole (k = the
+      // the same where the last shell is the centre alone (k = 1), taken whole (k = the
       // free nodes within L_inf 1 or 2) or the whole machine (k = every free node)
       for (NodeId centre = 0; centre < p.node_count && m.free_count() > 0; centre += 7) {
         std::vector<std::int32_t> ks{m.free_count()};
@@ -532,7 +532,8 @@ TEST(Nearest, TakenPerZoneCountsTheShellsBelowTheLastAndTheWholeCollectionAsAStr
         for (const std::int32_t k : ks) {
           std::vector<std::int32_t> taken(std::size_t(zones), 0), all;
           for (const NodeId n : search.mc1x1_around(m, centre, k)) ++taken[std::size_t(zone_of[std::size_t(n)])];
-          search.taken_per_zone(m, centre, k, zone_of, all);
+          search.surely_taken_per_zone(centre, k, all);
+          search.add_last_shell_per_zone(m, centre, k, zone_of, all);
           EXPECT_EQ(all, taken) << "centre " << centre << ", k " << k;
         }
       }

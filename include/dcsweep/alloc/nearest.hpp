@@ -87,11 +87,12 @@ class NearestSearch {
   /// (fixed-point sums, each weight rounded down).
   bool prepare_box_sums(const Machine& machine, std::span<const double> weights, std::size_t width);
   void surely_taken_sums(NodeId centre, std::int32_t nodes, std::span<double> sums) const;
-  /// Per zone, every node of mc1x1_around(machine, centre, nodes), counted without collecting
-  /// them: surely_taken_per_zone's, then the first free nodes of the last shell in shell order,
-  /// O(zones + that shell's nodes). After prepare_zone_counts with the same `zone_of_node`.
-  void taken_per_zone(const Machine& machine, NodeId centre, std::int32_t nodes,
-                      std::span<const std::int32_t> zone_of_node, std::vector<std::int32_t>& counts) const;
+  /// Adds to `counts`, surely_taken_per_zone's for the same centre and nodes, the first free
+  /// nodes of the last shell in shell order: then per zone every node of mc1x1_around(machine,
+  /// centre, nodes), counted without collecting them, in O(that shell's nodes + its radius).
+  /// After prepare_zone_counts with the same `zone_of_node`.
+  void add_last_shell_per_zone(const Machine& machine, NodeId centre, std::int32_t nodes,
+                               std::span<const std::int32_t> zone_of_node, std::vector<std::int32_t>& counts) const;
 
  private:
   struct Impl;
