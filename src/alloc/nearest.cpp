@@ -68,6 +68,10 @@ constexpr std::int32_t kBallsAloneMinNodes = 256;
 /// Whether a decision is scored from balls alone (no boxes, no prefix table).
 bool balls_alone(bool balls, std::int32_t k) { return balls && k >= kBallsAloneMinNodes; }
 
+/// Job sizes whose scores a NearestSearch keeps between decisions (ScoreMemo: at most 14 bytes a
+/// node each).
+constexpr std::size_t kMemoSizes = 8;
+
 /// ball_score's answer for a centre that collects the ideal shape (scores are at least 0).
 constexpr std::int64_t kIdealShape = -2;
 
@@ -181,6 +185,25 @@ struct NearestSearch::Impl {
   bool prepare_pairwise(NearestKind kind, const Machine& machine, std::int32_t k);
   std::int64_t pairwise_score(const Machine& machine, const Offset& centre, std::int32_t k, const IdealShape* ideal,
                               bool balls, std::int64_t bound);
+  /// The scores an earlier decision of the same kind and job size left (by_pairwise_hops, from
+  /// balls): a centre's answer is a function of the free nodes within L1 distance R of it (R its
+  /// ball's radius), so it holds until one of those changes.
+  struct ScoreMemo {
+    NearestKind kind = NearestKind::mm;
+    std::int32_t k = 0;
+    std::uint64_t used = 0;            ///< memo_clock_ at its last decision
+    std::vector<std::uint8_t> free;    ///< the machine its entries hold for (free_ then)
+    std::vector<std::int64_t> value;   ///< pairwise_score's answer, by centre node
+    std::vector<std::int32_t> radius;  ///< R; -1: no entry
+    std::vector<std::uint8_t> exact;   ///< value is the score (else a lower bound, at or above that decision's best)
+  };
+  /// The memo of (kind, k), its entries kept where no node within their radius changed since
+  /// (after prepare_pairwise: free_ holds the machine); a new one, replacing the least recently
+  /// used of kMemoSizes, where there is none.
+  ScoreMemo& score_memo(NearestKind kind, std::int32_t k);
+  /// change_dist_[n]: L1 distance (wrapped on a torus) from node n to the nearest node whose
+  /// free_ differs from `before`, or more than any radius where none does.
+  void distance_to_changes(const std::vector<std::uint8_t>& before);
   bool box_all_free(const Offset& centre, std::int32_t r) const;
   void build_busy_rows();
   std::int64_t shape_score(const Machine& machine, const Offset& centre, std::int32_t k, const IdealShape& ideal,
@@ -308,6 +331,10 @@ struct NearestSearch::Impl {
   /// outlast a decision); speed only
   bool wide_needed_ = false;
   std::int32_t last_radius_ = 1;           ///< ball_score's previous centre's R (neighbours share it)
+  std::int32_t scored_radius_ = 0;         ///< pairwise_score's last centre's R (balls only)
+  std::vector<ScoreMemo> memos_;
+  std::uint64_t memo_clock_ = 0;
+  std::vector<std::int32_t> change_dist_;  ///< distance_to_changes'
   std::vector<std::int32_t> l1_start_;     ///< l1_start_[rho]: first index of l1_order_ at L1 length rho
   /// ball_volume_[rho]: nodes within L1 distance rho of the grid's middle node (a torus: of any)
   std::vector<std::int32_t> ball_volume_;
@@ -1301,13 +1328,70 @@ bool NearestSearch::Impl::prepare_pairwise(NearestKind kind, const Machine& mach
 std::int64_t NearestSearch::Impl::pairwise_score(const Machine& machine, const Offset& centre, std::int32_t k,
                                                  const IdealShape* ideal, bool balls, std::int64_t bound) {
   const bool box = ideal && !balls_alone(balls, k);  // the prefix table is built
-  std::int64_t s = box && box_all_free(centre, ideal->r) ? kIdealShape
-                   : balls                                   ? ball_score(machine, centre, k, *ideal, bound)
-                                                             : -1;
+  if (box && box_all_free(centre, ideal->r)) {
+    scored_radius_ = ideal->r;  // the ball of that radius is free: ball_score's R and answer too
+    return kIdealShape;
+  }
+  std::int64_t s = -1;
+  if (balls) s = ball_score(machine, centre, k, *ideal, bound), scored_radius_ = last_radius_;
   if (s == kIdealShape) return s;
   if (s < 0 && ideal) s = shape_score(machine, centre, k, *ideal, bound);
   if (s < 0) s = l1_score(machine, centre, k, bound);
   return s;
+}
+
+NearestSearch::Impl::ScoreMemo& NearestSearch::Impl::score_memo(NearestKind kind, std::int32_t k) {
+  ++memo_clock_;
+  const std::size_t nodes = std::size_t(grid_.node_count());
+  auto it = std::find_if(memos_.begin(), memos_.end(), [&](const ScoreMemo& m) { return m.kind == kind && m.k == k; });
+  if (it != memos_.end()) {
+    distance_to_changes(it->free);
+    for (std::size_t n = 0; n < nodes; ++n) {
+      if (change_dist_[n] <= it->radius[n]) it->radius[n] = -1;
+    }
+  } else {
+    if (memos_.size() < kMemoSizes) {
+      it = memos_.emplace(memos_.end());
+    } else {
+      it = std::min_element(memos_.begin(), memos_.end(), [](const ScoreMemo& a, const ScoreMemo& b) { return a.used < b.used; });
+    }
+    it->kind = kind, it->k = k;
+    it->value.resize(nodes), it->exact.resize(nodes), it->radius.assign(nodes, -1);
+  }
+  it->free = free_, it->used = memo_clock_;
+  return *it;
+}
+
+void NearestSearch::Impl::distance_to_changes(const std::vector<std::uint8_t>& before) {
+  const auto [lx, ly, lz] = grid_.dims();
+  constexpr std::int32_t kFar = 1 << 24;  // beyond any radius, and kFar + 3 x the sides fits
+  const std::size_t nodes = std::size_t(grid_.node_count());
+  change_dist_.resize(nodes);
+  for (std::size_t n = 0; n < nodes; ++n) change_dist_[n] = free_[n] != before[n] ? 0 : kFar;
+  // L1 distance is separable: along each axis in turn, every line's values become the least of
+  // value + hops over the line (twice round on a torus). The lines of an axis are `lines` groups
+  // `group` apart, each `inner` consecutive lines, a step of `step` between a line's entries.
+  const bool torus = grid_.torus();
+  auto axis = [&](std::int32_t len, std::size_t lines, std::size_t group, std::size_t step, std::size_t inner) {
+    const std::int32_t rounds = torus ? 2 : 1;
+    for (std::size_t g = 0; g < lines; ++g) {
+      std::int32_t* line = change_dist_.data() + g * group;
+      for (std::int32_t i = 1; i < rounds * len; ++i) {
+        std::int32_t* now = line + std::size_t(i % len) * step;
+        const std::int32_t* prev = line + std::size_t((i - 1) % len) * step;
+        for (std::size_t j = 0; j < inner; ++j) now[j] = std::min(now[j], prev[j] + 1);
+      }
+      for (std::int32_t i = rounds * len - 2; i >= 0; --i) {
+        std::int32_t* now = line + std::size_t(i % len) * step;
+        const std::int32_t* next = line + std::size_t((i + 1) % len) * step;
+        for (std::size_t j = 0; j < inner; ++j) now[j] = std::min(now[j], next[j] + 1);
+      }
+    }
+  };
+  const std::size_t row = std::size_t(lz), plane = std::size_t(ly) * row;
+  axis(lz, std::size_t(lx) * std::size_t(ly), row, 1, 1);  // along z: one line per (x, y)
+  axis(ly, std::size_t(lx), plane, row, row);              // along y: per x, the z lines side by side
+  axis(lx, 1, 0, plane, plane);                            // along x: every (y, z) side by side
 }
 
 std::vector<NodeId> NearestSearch::Impl::by_pairwise_hops(NearestKind kind, const Machine& machine, std::int32_t k) {
@@ -1318,11 +1402,25 @@ std::vector<NodeId> NearestSearch::Impl::by_pairwise_hops(NearestKind kind, cons
   // scored without a walk, the later ones only tie (ties keep the earlier). The others are scored
   // from the balls (centres beyond the tables from rows of bits), the shape (shape_score) or,
   // failing those, walked.
+  // Scored from balls, a centre whose ball at its R is as an earlier decision of the same size
+  // saw it keeps that decision's answer (kept in a ScoreMemo): a score, or a lower bound at or
+  // above that decision's best, which loses again where it is at or above this one's (ties keep
+  // the earlier centre) and is scored again where not.
   const bool balls = prepare_pairwise(kind, machine, k);
   const IdealShape* ideal = k >= 2 ? &ideal_shape(k) : nullptr;
+  ScoreMemo* memo = balls ? &score_memo(kind, k) : nullptr;
   bool ideal_seen = false;
   for (const Offset& centre : centres(kind, machine)) {
-    std::int64_t s = pairwise_score(machine, centre, k, ideal, balls, best);
+    const auto id = std::size_t(grid_.node(centre));
+    std::int64_t s = 0;
+    if (memo && memo->radius[id] >= 0 && memo->exact[id]) {
+      s = memo->value[id];
+    } else if (memo && memo->radius[id] >= 0 && memo->value[id] >= best) {
+      continue;
+    } else {
+      s = pairwise_score(machine, centre, k, ideal, balls, best);
+      if (memo) memo->value[id] = s, memo->radius[id] = scored_radius_, memo->exact[id] = s < best;
+    }
     if (s == kIdealShape) {
       if (ideal_seen) continue;
       ideal_seen = true;

@@ -308,6 +308,69 @@ void decisions_in_a_row_against_reference(const Platform& p, std::int32_t most, 
   }
 }
 
+/// One search over a run of decisions whose job sizes repeat (it keeps each size's scores and
+/// reuses a centre's where no node within its ball's radius changed since), against a fresh
+/// search each time (nothing kept) and, at the last decision, the straightforward definition.
+/// Between decisions jobs end (whole regions free) and single nodes are taken or given back (a
+/// change a few hops from many centres). `sizes`: more than 8 evicts the least recently used.
+/// Adds the decisions made to `made`.
+void repeated_sizes_against_fresh(const Platform& p, const std::vector<std::int32_t>& sizes, int decisions,
+                                  RngStream& rng, int& made) {
+  for (const NearestKind nearest : {NearestKind::mm, NearestKind::genalg}) {
+    NearestSearch search(p);
+    Machine m(p.node_count);
+    std::vector<Nodes> running;
+    auto end_one = [&] {
+      const auto i = std::size_t(rng.integer(0, std::int64_t(running.size()) - 1));
+      m.release(running[i]);
+      running.erase(running.begin() + std::ptrdiff_t(i));
+    };
+    for (int decision = 0; decision < decisions; ++decision) {
+      const std::int32_t k = sizes[std::size_t(rng.integer(0, std::int64_t(sizes.size()) - 1))];
+      while (m.free_count() < k + p.node_count / 4) end_one();
+      const Nodes got = search.allocate(nearest, m, k);
+      ASSERT_EQ(got, NearestSearch(p).allocate(nearest, m, k)) << nearest_name(nearest) << " decision " << decision << ", " << k << " nodes";
+      if (decision == decisions - 1) {
+        ASSERT_EQ(got, nearest_allocate_reference(nearest, p, m, k)) << nearest_name(nearest) << " decision " << decision;
+      }
+      ++made;
+      m.occupy(got);
+      running.push_back(got);
+      if (running.size() > 1 && rng.uniform01() < 0.4) end_one();
+      for (int flip = 0; flip < 3; ++flip) {  // a node taken alone, or one of a job given back
+        const auto n = NodeId(rng.integer(0, p.node_count - 1));
+        if (m.is_free(n)) {
+          m.occupy(Nodes{n});
+          running.push_back({n});
+        } else {
+          for (Nodes& job : running) {
+            if (const auto it = std::find(job.begin(), job.end(), n); it != job.end() && job.size() > 1) {
+              m.release(Nodes{n});
+              job.erase(it);
+              break;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(Nearest, ScoresKeptBetweenDecisionsOfTheSameSizeDecideAsAFreshSearch) {
+  // Tori of odd and even sides (a 5-node side: balls wrap onto themselves) and meshes; sizes
+  // scored from balls with the L_inf box test (8-255 nodes) and alone (256 or more); three, then
+  // ten sizes (the memos of eight are replaced, least recently used first).
+  RngStream rng({2026, 12, 2}, StreamPurpose::allocator);
+  int made = 0;
+  repeated_sizes_against_fresh(network(NetworkKind::torus, {12, 10, 9}), {9, 40, 300}, 40, rng, made);
+  repeated_sizes_against_fresh(network(NetworkKind::torus, {8, 5, 13}), {8, 11, 16, 23, 30, 45, 64, 90, 128, 260}, 60, rng,
+                               made);
+  repeated_sizes_against_fresh(network(NetworkKind::mesh, {4, 10, 12}), {10, 33, 256}, 40, rng, made);
+  repeated_sizes_against_fresh(network(NetworkKind::mesh, {7, 9, 6}), {12, 20, 31, 50, 70, 99, 130, 170, 200, 257}, 60, rng,
+                               made);
+  EXPECT_EQ(made, 2 * (40 + 60 + 40 + 60));
+}
+
 TEST(Nearest, BallScoresEqualStraightforwardOnHalfBusyToriOfOddAndEvenSides) {
   // Tori of odd and even sides, one side 1 or 2; the shell's rings are read from rows of z
   // doubled in one word up to 32 nodes along z (4 x 3 x 37: from rows of busy bits).
