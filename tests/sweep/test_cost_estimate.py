@@ -5,7 +5,7 @@ PARM grid on a busy 128-node room (the shipped parm-busy128.toml's setting, fewe
 summed (a ratio, not a timed test: the estimate was calibrated on this kind of machine, and the
 margin leaves room for a slower or busier one). Then every allocator with a cost of its own on
 oxley1080 (CEA-Curie's jobs from 10,500 scaled, as in docs/performance.md's table): each point's estimate
-within 5 x of its time where the estimate is over 0.05 s (five of seven), the grid's within 3 x. Then [P0]'s setting
+within 5 x of its time where the estimate is over 0.04 s (five of seven), the grid's within 3 x. Then [P0]'s setting
 (rcb task mapping, meng_relative, exact bqp on meng40), once estimated at nothing: within 3 x. And
 [P3]'s rate-based points on oxley1080 at budgets from just over the idle room to ample: within 3 x.
 And a thermostat CRAC's points with sp_eir on a 360-zone room, nodes kept on and switched off. Also:
@@ -81,7 +81,7 @@ class CostEstimate(unittest.TestCase):
         # machine, not by their time: mm, genalg, bqp, mpit and joint (estimated 0.07-0.31 s, measured
         # 0.06-0.39 s here); mc1x1 and mtdp (~0.01-0.02 s) are left to the grid's sum, as timer and
         # process noise are of their size. Chosen by time, a faster machine once left 4 of 5.
-        slow = estimate > 0.05
+        slow = estimate > 0.04  # mm, genalg, bqp, mpit, joint (genalg 0.045 s since December 2's kept scores)
         self.assertEqual(slow.sum(), 5, f"estimates {np.round(estimate, 3)}")
         for e, w in zip(estimate[slow], wall[slow]):
             self.assertTrue(1 / 5 < e / w < 5, f"a point estimated {e:.3f} s took {w:.3f} s")
