@@ -1364,7 +1364,7 @@ NearestSearch::Impl::ScoreMemo& NearestSearch::Impl::score_memo(NearestKind kind
 
 void NearestSearch::Impl::distance_to_changes(const std::vector<std::uint8_t>& before) {
   const auto [lx, ly, lz] = grid_.dims();
-  constexpr std::int32_t kFar = 1 << 24;  // beyond any radius, and kFar + 3 x the sides fits
+  constexpr std::int32_t kFar = 1 << 24;  // beyond any radius (min(value, neighbour + 1) never exceeds it)
   const std::size_t nodes = std::size_t(grid_.node_count());
   change_dist_.resize(nodes);
   for (std::size_t n = 0; n < nodes; ++n) change_dist_[n] = free_[n] != before[n] ? 0 : kFar;
