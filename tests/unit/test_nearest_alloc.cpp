@@ -524,7 +524,9 @@ TEST(Nearest, MmTablesGrownForACentreInABusyBlockScoreAsTheDefinition) {
   // Of two sizes: a second decision of 8 nodes on this machine would keep every centre's score
   // (nothing changed) and score none from the wide tables.
   search.centre_score(NearestKind::mm, m, in_free_region, 8);  // no wide tables for the next decision
-  for (const std::int32_t k : {8, 12}) EXPECT_EQ(search.allocate(NearestKind::mm, m, k), nearest_allocate_reference(NearestKind::mm, p, m, k)) << k;
+  for (const std::int32_t k : {8, 12}) {
+    EXPECT_EQ(search.allocate(NearestKind::mm, m, k), nearest_allocate_reference(NearestKind::mm, p, m, k)) << k;
+  }
 }
 
 TEST(Nearest, BallScoresEqualStraightforwardOnHalfBusyMeshes) {
