@@ -137,7 +137,7 @@ class JointAllocator final : public Allocator {
   PeakRise peaks_;
   std::vector<NodeId> nodes_;  ///< the shell being scored
   std::vector<std::int32_t> zone_of_node_, inner_counts_;  ///< the inner bound's
-  std::vector<Eigen::Index> table_inlets_;  ///< the inlets of the inner cubes' tables (none: no tables)
+  std::vector<Eigen::Index> table_inlets_;                 ///< the inlets of the inner cubes' tables (none: no tables)
   std::vector<double> weights_, sums_;      ///< per node and inlet; a cube's sums
 };
 

@@ -602,7 +602,8 @@ std::int32_t NearestSearch::Impl::last_shell_radius(const Offset& c, std::int32_
   return r;
 }
 
-void NearestSearch::Impl::surely_taken_per_zone(NodeId centre, std::int32_t k, std::vector<std::int32_t>& counts) const {
+void NearestSearch::Impl::surely_taken_per_zone(NodeId centre, std::int32_t k,
+                                                std::vector<std::int32_t>& counts) const {
   counts.assign(std::size_t(zones_), 0);
   std::array<std::size_t, 8> corner;
   if (inner_cube(centre, k, std::size_t(zones_), corner) == 0) return;
@@ -1353,7 +1354,8 @@ NearestSearch::Impl::ScoreMemo& NearestSearch::Impl::score_memo(NearestKind kind
     if (memos_.size() < kMemoSizes) {
       it = memos_.emplace(memos_.end());
     } else {
-      it = std::min_element(memos_.begin(), memos_.end(), [](const ScoreMemo& a, const ScoreMemo& b) { return a.used < b.used; });
+      it = std::min_element(memos_.begin(), memos_.end(),
+                            [](const ScoreMemo& a, const ScoreMemo& b) { return a.used < b.used; });
     }
     it->kind = kind, it->k = k;
     it->value.resize(nodes), it->exact.resize(nodes), it->radius.assign(nodes, -1);

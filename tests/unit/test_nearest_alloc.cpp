@@ -329,9 +329,11 @@ void repeated_sizes_against_fresh(const Platform& p, const std::vector<std::int3
       const std::int32_t k = sizes[std::size_t(rng.integer(0, std::int64_t(sizes.size()) - 1))];
       while (m.free_count() < k + p.node_count / 4) end_one();
       const Nodes got = search.allocate(nearest, m, k);
-      ASSERT_EQ(got, NearestSearch(p).allocate(nearest, m, k)) << nearest_name(nearest) << " decision " << decision << ", " << k << " nodes";
+      ASSERT_EQ(got, NearestSearch(p).allocate(nearest, m, k))
+          << nearest_name(nearest) << " decision " << decision << ", " << k << " nodes";
       if (decision == decisions - 1) {
-        ASSERT_EQ(got, nearest_allocate_reference(nearest, p, m, k)) << nearest_name(nearest) << " decision " << decision;
+        ASSERT_EQ(got, nearest_allocate_reference(nearest, p, m, k))
+            << nearest_name(nearest) << " decision " << decision;
       }
       ++made;
       m.occupy(got);
@@ -363,11 +365,11 @@ TEST(Nearest, ScoresKeptBetweenDecisionsOfTheSameSizeDecideAsAFreshSearch) {
   RngStream rng({2026, 12, 2}, StreamPurpose::allocator);
   int made = 0;
   repeated_sizes_against_fresh(network(NetworkKind::torus, {12, 10, 9}), {9, 40, 300}, 40, rng, made);
-  repeated_sizes_against_fresh(network(NetworkKind::torus, {8, 5, 13}), {8, 11, 16, 23, 30, 45, 64, 90, 128, 260}, 60, rng,
-                               made);
+  repeated_sizes_against_fresh(network(NetworkKind::torus, {8, 5, 13}), {8, 11, 16, 23, 30, 45, 64, 90, 128, 260}, 60,
+                               rng, made);
   repeated_sizes_against_fresh(network(NetworkKind::mesh, {4, 10, 12}), {10, 33, 256}, 40, rng, made);
-  repeated_sizes_against_fresh(network(NetworkKind::mesh, {7, 9, 6}), {12, 20, 31, 50, 70, 99, 130, 170, 200, 257}, 60, rng,
-                               made);
+  repeated_sizes_against_fresh(network(NetworkKind::mesh, {7, 9, 6}), {12, 20, 31, 50, 70, 99, 130, 170, 200, 257}, 60,
+                               rng, made);
   EXPECT_EQ(made, 2 * (40 + 60 + 40 + 60));
 }
 
