@@ -50,7 +50,9 @@ constexpr std::int32_t kBallMinNodes = 8;
 /// 35% of their centres' time there (7% of the centres); the 2,000-job run's decisions took 27.1
 /// -> 24.6 CPU s (p99 111 -> 69 ms), `k~512` the same; the cell (both binaries at once, cores
 /// swapped, medians of 4) 26.7 -> 24.3 s, every decision the same. Wider than the recurrence's
-/// reach (each ball a sum of lines) was slower, as was growing Genalg's (11.97 -> 12.65 s: its
+/// reach was slower (each ball then a sum of lines; since December 2 wider balls come from the
+/// plane's diagonals in O(1) too, and growing to 32 still gave a k~512 median of 10.9-11.0 ms
+/// against 10.2-10.3 at 15, one core in turn), as was growing Genalg's (11.97 -> 12.65 s: its
 /// centres are free nodes, few beyond its tables); a random half-busy machine's decisions the
 /// same (+-3%). A decision after one whose centres needed the wider balls builds them at once
 /// (large jobs' blocks outlast a decision): the cell about 2% less again (four runs each way).
@@ -164,7 +166,8 @@ struct NearestSearch::Impl {
   std::int64_t mc1x1_score(const Offset& centre, std::int32_t k, std::int64_t bound) const;
   // MM, Genalg
   std::vector<NodeId> by_pairwise_hops(NearestKind kind, const Machine& machine, std::int32_t k);
-  std::vector<Offset> centres(NearestKind kind, const Machine& machine) const;
+  /// The centres in the order they are scored (centres_, refilled).
+  const std::vector<Offset>& centres(NearestKind kind, const Machine& machine);
   std::int64_t l1_score(const Machine& machine, const Offset& centre, std::int32_t k, std::int64_t bound);
   /// l1_order's first k offsets: the L1 length of the last, their histogram per axis (by offset
   /// from the range's lowest) and their pairwise hops.
@@ -210,6 +213,9 @@ struct NearestSearch::Impl {
                            std::int64_t bound);
   // MM, Genalg: balls from per-plane tables
   void build_ball_tables(std::int32_t rho);
+  template <class Slice>
+  void diagonal_balls(const std::vector<std::uint16_t>& lines, std::int32_t la, std::int32_t lb, std::int32_t cap,
+                      std::int32_t direct, Slice&& slice);
   /// On a torus, the widest radius build_ball_tables builds in O(1) a cell on every plane (the
   /// ball does not wrap onto itself); -1 on a mesh.
   std::int32_t recurrence_reach() const;
@@ -338,7 +344,9 @@ struct NearestSearch::Impl {
   std::vector<std::int32_t> l1_start_;     ///< l1_start_[rho]: first index of l1_order_ at L1 length rho
   /// ball_volume_[rho]: nodes within L1 distance rho of the grid's middle node (a torus: of any)
   std::vector<std::int32_t> ball_volume_;
-  std::vector<std::uint16_t> row_count_;   ///< build_ball_tables' scratch
+  std::vector<Offset> centres_;
+  // build_ball_tables' scratch (diagonal_balls)
+  std::vector<std::uint16_t> diag_anti_, diag_main_, line_totals_, line_prefix_, line_total_;
   std::vector<std::int32_t> inside_, ring_;  ///< ball_score's scratch, by x offset + R
   std::vector<std::int64_t> window_;         ///< ball_score's scratch: counts by offset in a window
   std::vector<std::int64_t> shell_y_, shell_z_;  ///< ball_score's scratch: the shell's nodes by offset + R
@@ -662,26 +670,44 @@ std::vector<NodeId> NearestSearch::Impl::mc1x1(const Machine& machine, std::int3
 
 // ---- MM, Genalg ----------------------------------------------------------------------------------
 
-std::vector<Offset> NearestSearch::Impl::centres(NearestKind kind, const Machine& machine) const {
-  std::vector<Offset> out;
+const std::vector<Offset>& NearestSearch::Impl::centres(NearestKind kind, const Machine& machine) {
+  // Nodes in id order: x, then y, then z (z fastest).
+  const auto [lx, ly, lz] = grid_.dims();
+  centres_.clear();
   if (kind == NearestKind::genalg) {
-    for (NodeId n = 0; n < grid_.node_count(); ++n) {
-      if (machine.is_free(n)) out.push_back(grid_.coordinate(n));
+    NodeId n = 0;
+    for (std::int32_t x = 0; x < lx; ++x) {
+      for (std::int32_t y = 0; y < ly; ++y) {
+        for (std::int32_t z = 0; z < lz; ++z, ++n) {
+          if (machine.is_free(n)) centres_.push_back({x, y, z});
+        }
+      }
     }
-    return out;
+    return centres_;
   }
-  std::array<std::vector<bool>, 3> present;  // MM: coordinates some free node has
-  for (int d = 0; d < 3; ++d) present[d].assign(std::size_t(grid_.dims()[d]), false);
-  for (NodeId n = 0; n < grid_.node_count(); ++n) {
-    if (!machine.is_free(n)) continue;
-    const Offset c = grid_.coordinate(n);
-    for (int d = 0; d < 3; ++d) present[d][std::size_t(c[d])] = true;
+  std::array<std::vector<std::uint8_t>, 3> present;  // MM: coordinates some free node has
+  for (int d = 0; d < 3; ++d) present[std::size_t(d)].assign(std::size_t(grid_.dims()[d]), 0);
+  NodeId n = 0;
+  for (std::int32_t x = 0; x < lx; ++x) {
+    for (std::int32_t y = 0; y < ly; ++y) {
+      std::uint8_t row = 0;
+      for (std::int32_t z = 0; z < lz; ++z, ++n) {
+        const std::uint8_t f = machine.is_free(n) ? 1 : 0;
+        present[2][std::size_t(z)] |= f, row |= f;
+      }
+      present[0][std::size_t(x)] |= row, present[1][std::size_t(y)] |= row;
+    }
   }
-  for (NodeId n = 0; n < grid_.node_count(); ++n) {
-    const Offset c = grid_.coordinate(n);
-    if (present[0][std::size_t(c[0])] && present[1][std::size_t(c[1])] && present[2][std::size_t(c[2])]) out.push_back(c);
+  for (std::int32_t x = 0; x < lx; ++x) {
+    if (!present[0][std::size_t(x)]) continue;
+    for (std::int32_t y = 0; y < ly; ++y) {
+      if (!present[1][std::size_t(y)]) continue;
+      for (std::int32_t z = 0; z < lz; ++z) {
+        if (present[2][std::size_t(z)]) centres_.push_back({x, y, z});
+      }
+    }
   }
-  return out;
+  return centres_;
 }
 
 /// Pairwise hops of the k nodes collected around `centre`. The sum of the nodes taken so far
@@ -886,11 +912,10 @@ std::int32_t NearestSearch::Impl::recurrence_reach() const {
 /// plane's lengths (they do not wrap onto themselves) come from the two smaller ones:
 ///   D_r(a, b) = D_{r-1}(a - 1, b) + D_{r-1}(a + 1, b) - D_{r-2}(a, b) + f(a, b +- (r - 1)) + f(a, b +- r)
 /// (the two balls of radius r - 1 overlap in D_{r-2}(a, b) and miss the four points of line a;
-/// r = 1: f(a, b) and f(a, b +- 1)), O(1) a cell. The wider ones, and every ball of a mesh: lines
-/// along b are counted within each distance u of every b, then a plane's ball of radius r at
-/// (a, b) sums the lines a +- s within r - s. Both loop along b, which the compiler vectorizes;
-/// counts are mod 2^16 on the way (a ball's count fits). On a mesh a line is padded with busy
-/// nodes beyond its ends, and lines a +- s beyond the plane's edges read a row of zeros.
+/// r = 1: f(a, b) and f(a, b +- 1)), O(1) a cell. The wider ones, and every ball of a mesh, from
+/// the plane's diagonals (diagonal_balls), also O(1) a cell. Both loop along b, which the
+/// compiler vectorizes; counts are mod 2^16 on the way (a ball's count fits). On a mesh a line
+/// is padded with busy nodes beyond its ends.
 void NearestSearch::Impl::build_ball_tables(std::int32_t rho) {
   const auto dims = grid_.dims();
   const bool torus = grid_.torus();
@@ -901,18 +926,14 @@ void NearestSearch::Impl::build_ball_tables(std::int32_t rho) {
   for (int d = 0; d < 3; ++d) {
     PlaneTable& t = ball_[std::size_t(d)];
     t.a = d == 0 ? 1 : 0, t.b = d == 2 ? 1 : 2;
-    const std::int32_t la = dims[t.a], lb = dims[t.b], half_b = lb / 2;
+    const std::int32_t la = dims[t.a], lb = dims[t.b];
     // The widest ball of a plane, and of a line (a larger radius counts the same nodes).
-    t.cap = std::min(rho, torus ? la / 2 + half_b : la - 1 + lb - 1);
+    t.cap = std::min(rho, torus ? la / 2 + lb / 2 : la - 1 + lb - 1);
     t.plane = std::size_t(la) * std::size_t(lb);
     t.count.resize(std::size_t(dims[d]) * std::size_t(t.cap + 1) * t.plane);
-    // Radii up to `direct` by the recurrence (none on a mesh), the others from lines.
+    // Radii up to `direct` by the recurrence (none on a mesh), the others from the diagonals.
     const std::int32_t direct = torus ? std::min(t.cap, (std::min(la, lb) - 1) / 2) : -1;
-    // row_count_[(a * (tb + 1) + u) * lb + b]: free nodes of line a within distance u of b; line
-    // la: none (a mesh's lines beyond its edges)
-    const std::int32_t tb = std::min(t.cap, torus ? half_b : lb - 1);
-    const std::size_t ub = std::size_t(lb), row_stride = std::size_t(tb + 1) * ub;
-    if (t.cap > direct) row_count_.assign(std::size_t(la + 1) * row_stride, 0);
+    const std::size_t ub = std::size_t(lb);
     lines.assign(3 * ub * std::size_t(la), 0);
     wrap_a.resize(3 * std::size_t(la));
     for (std::int32_t a = -la; a < 2 * la; ++a) {
@@ -932,20 +953,6 @@ void NearestSearch::Impl::build_ball_tables(std::int32_t rho) {
           const std::uint16_t f = free_[std::size_t((p[0] * dims[1] + p[1]) * dims[2] + p[2])];
           line[ub + std::size_t(b)] = f;
           if (torus) line[std::size_t(b)] = line[2 * ub + std::size_t(b)] = f;
-        }
-        if (t.cap <= direct) continue;
-        std::uint16_t* rows = row_count_.data() + std::size_t(a) * row_stride;
-        for (std::size_t b = 0; b < ub; ++b) rows[b] = line[ub + b];
-        for (std::int32_t u = 1; u <= tb; ++u) {
-          std::uint16_t* now = rows + std::size_t(u) * ub;
-          const std::uint16_t* before = now - ub;
-          const std::uint16_t* ahead = line + ub + std::size_t(u);
-          const std::uint16_t* behind = line + ub - std::size_t(u);
-          if (!torus || 2 * u != lb) {
-            for (std::size_t b = 0; b < ub; ++b) now[b] = std::uint16_t(before[b] + ahead[b] + behind[b]);
-          } else {
-            for (std::size_t b = 0; b < ub; ++b) now[b] = std::uint16_t(before[b] + ahead[b]);
-          }
         }
       }
       for (std::int32_t r = 0; r <= direct; ++r) {
@@ -972,22 +979,113 @@ void NearestSearch::Impl::build_ball_tables(std::int32_t rho) {
           }
         }
       }
-      for (std::int32_t r = direct + 1; r <= t.cap; ++r) {
-        std::uint16_t* out = slice(v, r);
-        std::fill(out, out + t.plane, std::uint16_t{0});
-        for (std::int32_t s = 0; s <= std::min(r, torus ? la / 2 : la - 1); ++s) {
-          // r - s > tb only when tb is the line's widest (lb / 2 on a torus, lb - 1 on a mesh)
-          const std::size_t u = std::size_t(std::min(r - s, tb));
-          const bool two = s > 0 && (!torus || 2 * s != la);
-          for (std::int32_t a = 0; a < la; ++a) {
-            std::uint16_t* at = out + std::size_t(a) * ub;
-            const std::uint16_t* up = row_count_.data() + wrap_a[std::size_t(a + s + la)] * row_stride + u * ub;
-            for (std::size_t b = 0; b < ub; ++b) at[b] = std::uint16_t(at[b] + up[b]);
-            if (two) {
-              const std::uint16_t* down = row_count_.data() + wrap_a[std::size_t(a - s + la)] * row_stride + u * ub;
-              for (std::size_t b = 0; b < ub; ++b) at[b] = std::uint16_t(at[b] + down[b]);
-            }
-          }
+      if (t.cap > direct) diagonal_balls(lines, la, lb, t.cap, direct, [&](std::int32_t r) { return slice(v, r); });
+    }
+  }
+}
+
+/// A plane's balls of radius direct + 1 .. cap (a torus's wrapped), from its lines (`lines`: per
+/// line a, 3 lb flags, the line's own from lb). The ball of radius r at (a, b) sums, over the
+/// lines a + s (|s| <= r), line a + s's free nodes within u = r - |s| of b: P(a + s, b + u + 1)
+/// - P(a + s, b - u), P(a', j) the line's free nodes before j (on a torus its copies end to end,
+/// on a mesh none beyond its ends; lines beyond a mesh's edges are empty). Over s >= 0 those
+/// points lie on two diagonals, (a + s, b + r + 1 - s) and (a + s, b - r + s), and over s < 0 on
+/// two others, so each sum is the difference of two running sums along a diagonal (diag_anti_:
+/// a' + 1, j - 1; diag_main_: a' + 1, j + 1), read for a whole line of b at once. On a torus the
+/// offsets s are -(la - 1)/2 .. la/2, and a line within u >= lb/2 of b is whole (the segment
+/// would count nodes twice): those lines, |s| <= r - lb/2, are summed from running line totals.
+template <class Slice>
+void NearestSearch::Impl::diagonal_balls(const std::vector<std::uint16_t>& lines, std::int32_t la, std::int32_t lb,
+                                         std::int32_t cap, std::int32_t direct, Slice&& slice) {
+  const bool torus = grid_.torus();
+  const std::int32_t half_b = lb / 2;
+  // Offsets s from -s_down to s_up; the running sums' rows a0 .. la + s_up - 1 and columns j0 ..
+  // lb + cap + 1 hold every end of every sum (and so every point in between).
+  const std::int32_t s_up = torus ? la / 2 : cap, s_down = torus ? (la - 1) / 2 : cap;
+  const std::int32_t a0 = -s_down - 1, rows = la + s_up - a0;
+  const std::int32_t j0 = -cap - 1, width = lb + 2 * cap + 3;
+  const std::size_t ub = std::size_t(lb), w = std::size_t(width);
+  diag_anti_.resize(std::size_t(rows) * w), diag_main_.resize(std::size_t(rows) * w);
+  line_totals_.assign(std::size_t(rows + 1), 0);
+  // P of each line (la + 1: an empty one, a mesh's lines beyond its edges), column by column.
+  line_prefix_.assign(std::size_t(la + 1) * w, 0);
+  std::vector<std::uint16_t>& total = line_total_;
+  total.assign(std::size_t(la + 1), 0);
+  for (std::int32_t a = 0; a < la; ++a) {
+    const std::uint16_t* f = lines.data() + 3 * ub * std::size_t(a) + ub;
+    std::uint16_t* out = line_prefix_.data() + std::size_t(a) * w;
+    for (std::size_t b = 0; b < ub; ++b) total[std::size_t(a)] = std::uint16_t(total[std::size_t(a)] + f[b]);
+    // P(j0): on a torus q whole lines (q = floor(j0 / lb)) and the free nodes before j0 - q lb
+    std::uint16_t run = 0;
+    std::int32_t b = 0;
+    if (torus) {
+      const std::int32_t q = (j0 - lb + 1) / lb;  // j0 < 0
+      b = j0 - q * lb;
+      run = std::uint16_t(q * total[std::size_t(a)]);
+      for (std::int32_t i = 0; i < b; ++i) run = std::uint16_t(run + f[i]);
+    }
+    for (std::int32_t c = 0; c < width; ++c) {
+      out[c] = run;
+      const std::int32_t j = j0 + c;  // P(j + 1) = P(j) + f(j)
+      if (torus) {
+        run = std::uint16_t(run + f[b]);
+        if (++b == lb) b = 0;
+      } else if (j >= 0 && j < lb) {
+        run = std::uint16_t(run + f[j]);
+      }
+    }
+  }
+  for (std::int32_t i = 0; i < rows; ++i) {
+    const std::int32_t a = a0 + i;
+    const std::int32_t line = torus ? ((a % la) + la) % la : (a >= 0 && a < la ? a : la);
+    line_totals_[std::size_t(i) + 1] = std::uint16_t(line_totals_[std::size_t(i)] + total[std::size_t(line)]);
+    const std::uint16_t* pj = line_prefix_.data() + std::size_t(line) * w;
+    std::uint16_t* anti = diag_anti_.data() + std::size_t(i) * w;
+    std::uint16_t* main = diag_main_.data() + std::size_t(i) * w;
+    if (i == 0) {
+      std::copy(pj, pj + w, anti), std::copy(pj, pj + w, main);
+      continue;
+    }
+    const std::uint16_t* anti_before = anti - w;
+    const std::uint16_t* main_before = main - w;
+    for (std::size_t c = 0; c + 1 < w; ++c) anti[c] = std::uint16_t(pj[c] + anti_before[c + 1]);
+    anti[w - 1] = pj[w - 1];
+    main[0] = pj[0];
+    for (std::size_t c = 1; c < w; ++c) main[c] = std::uint16_t(pj[c] + main_before[c - 1]);
+  }
+  // The running sum `table` at row a' from column j, for b = 0 ..
+  auto at = [&](const std::vector<std::uint16_t>& table, std::int32_t a, std::int32_t j) {
+    return table.data() + std::size_t(a - a0) * w + std::size_t(j - j0);
+  };
+  auto totals = [&](std::int32_t a) { return line_totals_[std::size_t(a - a0)]; };  // lines a0 .. a - 1
+  for (std::int32_t r = direct + 1; r <= cap; ++r) {
+    std::uint16_t* out = slice(r);
+    for (std::int32_t a = 0; a < la; ++a) {
+      std::uint16_t* ball = out + std::size_t(a) * ub;
+      std::int32_t up_lo = 0, up_hi = std::min(r, s_up), down_lo = 1, down_hi = std::min(r, s_down);
+      std::uint16_t whole = 0;
+      if (torus && r >= half_b) {
+        const std::int32_t m = r - half_b;
+        whole = std::uint16_t(totals(a + std::min(m, s_up) + 1) - totals(a - std::min(m, s_down)));
+        up_lo = std::max(up_lo, m + 1), down_lo = std::max(down_lo, m + 1);
+      }
+      std::fill(ball, ball + ub, whole);
+      if (up_lo <= up_hi) {  // s = up_lo .. up_hi
+        const std::uint16_t* end_hi = at(diag_anti_, a + up_hi, r + 1 - up_hi);
+        const std::uint16_t* end_lo = at(diag_anti_, a + up_lo - 1, r + 2 - up_lo);
+        const std::uint16_t* start_hi = at(diag_main_, a + up_hi, up_hi - r);
+        const std::uint16_t* start_lo = at(diag_main_, a + up_lo - 1, up_lo - 1 - r);
+        for (std::size_t b = 0; b < ub; ++b) {
+          ball[b] = std::uint16_t(ball[b] + end_hi[b] - end_lo[b] - start_hi[b] + start_lo[b]);
+        }
+      }
+      if (down_lo <= down_hi) {  // s = -down_lo .. -down_hi
+        const std::uint16_t* end_lo = at(diag_main_, a - down_lo, r + 1 - down_lo);
+        const std::uint16_t* end_hi = at(diag_main_, a - down_hi - 1, r - down_hi);
+        const std::uint16_t* start_lo = at(diag_anti_, a - down_lo, down_lo - r);
+        const std::uint16_t* start_hi = at(diag_anti_, a - down_hi - 1, down_hi + 1 - r);
+        for (std::size_t b = 0; b < ub; ++b) {
+          ball[b] = std::uint16_t(ball[b] + end_lo[b] - end_hi[b] - start_lo[b] + start_hi[b]);
         }
       }
     }
@@ -1391,9 +1489,22 @@ void NearestSearch::Impl::distance_to_changes(const std::vector<std::uint8_t>& b
     }
   };
   const std::size_t row = std::size_t(lz), plane = std::size_t(ly) * row;
-  axis(lz, std::size_t(lx) * std::size_t(ly), row, 1, 1);  // along z: one line per (x, y)
-  axis(ly, std::size_t(lx), plane, row, row);              // along y: per x, the z lines side by side
-  axis(lx, 1, 0, plane, plane);                            // along x: every (y, z) side by side
+  // Along z: one line per (x, y), the ly lines of a plane x walked side by side (ly independent
+  // chains of minima instead of one).
+  for (std::size_t x = 0; x < std::size_t(lx); ++x) {
+    std::int32_t* slab = change_dist_.data() + x * plane;
+    const std::int32_t rounds = torus ? 2 : 1;
+    for (std::int32_t i = 1; i < rounds * lz; ++i) {
+      const std::size_t now = std::size_t(i % lz), prev = std::size_t((i - 1) % lz);
+      for (std::size_t y = 0; y < plane; y += row) slab[y + now] = std::min(slab[y + now], slab[y + prev] + 1);
+    }
+    for (std::int32_t i = rounds * lz - 2; i >= 0; --i) {
+      const std::size_t now = std::size_t(i % lz), next = std::size_t((i + 1) % lz);
+      for (std::size_t y = 0; y < plane; y += row) slab[y + now] = std::min(slab[y + now], slab[y + next] + 1);
+    }
+  }
+  axis(ly, std::size_t(lx), plane, row, row);  // along y: per x, the z lines side by side
+  axis(lx, 1, 0, plane, plane);                // along x: every (y, z) side by side
 }
 
 std::vector<NodeId> NearestSearch::Impl::by_pairwise_hops(NearestKind kind, const Machine& machine, std::int32_t k) {
