@@ -990,8 +990,10 @@ void NearestSearch::Impl::build_ball_tables(std::int32_t rho) {
 /// - P(a + s, b - u), P(a', j) the line's free nodes before j (on a torus its copies end to end,
 /// on a mesh none beyond its ends; lines beyond a mesh's edges are empty). Over s >= 0 those
 /// points lie on two diagonals, (a + s, b + r + 1 - s) and (a + s, b - r + s), and over s < 0 on
-/// two others, so each sum is the difference of two running sums along a diagonal (diag_anti_:
-/// a' + 1, j - 1; diag_main_: a' + 1, j + 1), read for a whole line of b at once. On a torus the
+/// two others, so each sum is the difference of two running sums along a diagonal (an entry of
+/// diag_anti_ adds the one at (a' - 1, j + 1), of diag_main_ the one at (a' - 1, j - 1); a chain
+/// restarts at the first row and at the edge column, which no sum crosses), read for a whole line
+/// of b at once. On a torus the
 /// offsets s are -(la - 1)/2 .. la/2, and a line within u >= lb/2 of b is whole (the segment
 /// would count nodes twice): those lines, |s| <= r - lb/2, are summed from running line totals.
 template <class Slice>
@@ -1016,6 +1018,7 @@ void NearestSearch::Impl::diagonal_balls(const std::vector<std::uint16_t>& lines
     std::uint16_t* out = line_prefix_.data() + std::size_t(a) * w;
     for (std::size_t b = 0; b < ub; ++b) total[std::size_t(a)] = std::uint16_t(total[std::size_t(a)] + f[b]);
     // P(j0): on a torus q whole lines (q = floor(j0 / lb)) and the free nodes before j0 - q lb
+    // (a ball takes differences of one line's P, so only the phase j0 - q lb matters)
     std::uint16_t run = 0;
     std::int32_t b = 0;
     if (torus) {
