@@ -215,7 +215,7 @@ struct NearestSearch::Impl {
   void build_ball_tables(std::int32_t rho);
   template <class Slice>
   void diagonal_balls(const std::vector<std::uint16_t>& lines, std::int32_t la, std::int32_t lb, std::int32_t cap,
-                      std::int32_t direct, Slice&& slice);
+                      std::int32_t direct, std::size_t line_stride, Slice&& slice);
   /// On a torus, the widest radius build_ball_tables builds in O(1) a cell on every plane (the
   /// ball does not wrap onto itself); -1 on a mesh.
   std::int32_t recurrence_reach() const;
@@ -304,9 +304,10 @@ struct NearestSearch::Impl {
   std::vector<std::int32_t> wide_up_, wide_ring_;  ///< radius_beyond_tables' scratch, by x offset + L
   std::array<AxisHistogram, 3> shape_axes_;  ///< shape_score's scratch
   std::vector<Offset> busy_;                 ///< shape_score's scratch: busy nodes of the shape
-  /// build_ball_tables: per axis d, count[((v * (cap + 1) + rho) * plane + a * Lb) + b] = free
+  /// build_ball_tables: per axis d, count[((v * La + a) * (cap + 1) + rho) * Lb + b] = free
   /// nodes of the plane at coordinate v of d within 2D L1 distance rho (wrapped on a torus; capped at the
-  /// plane's widest, cap) of its point (a, b), a and b the other two axes in order
+  /// plane's widest, cap) of its point (a, b), a and b the other two axes in order (a centre's
+  /// balls at rho and rho - 1 in neighbouring cache lines)
   struct PlaneTable {
     int a = 0, b = 0;
     std::int32_t cap = 0;
@@ -317,14 +318,17 @@ struct NearestSearch::Impl {
   struct PlaneBalls {
     PlaneBalls(const Impl& search, int d, const Offset& centre)
         : t(search.ball_[std::size_t(d)]),
-          at(t.count.data() + std::size_t(centre[t.a]) * std::size_t(search.grid_.dims()[t.b]) + std::size_t(centre[t.b])),
-          per_plane(std::size_t(t.cap + 1) * t.plane) {}
+          at(t.count.data() +
+             std::size_t(centre[t.a]) * std::size_t(t.cap + 1) * std::size_t(search.grid_.dims()[t.b]) +
+             std::size_t(centre[t.b])),
+          per_plane(std::size_t(t.cap + 1) * t.plane),
+          line(std::size_t(search.grid_.dims()[t.b])) {}
     std::int32_t operator()(std::int32_t v, std::int32_t rho) const {
-      return at[std::size_t(v) * per_plane + std::size_t(std::min(rho, t.cap)) * t.plane];
+      return at[std::size_t(v) * per_plane + std::size_t(std::min(rho, t.cap)) * line];
     }
     const PlaneTable& t;
     const std::uint16_t* at;
-    std::size_t per_plane;
+    std::size_t per_plane, line;  ///< count's stride between planes v, and between radii
   };
   std::array<PlaneTable, 3> ball_;
   std::int32_t ball_rho_ = -1;             ///< the tables hold balls up to this radius
@@ -939,8 +943,9 @@ void NearestSearch::Impl::build_ball_tables(std::int32_t rho) {
     for (std::int32_t a = -la; a < 2 * la; ++a) {
       wrap_a[std::size_t(a + la)] = torus ? std::size_t((a + la) % la) : std::size_t(a >= 0 && a < la ? a : la);
     }
-    auto slice = [&](std::int32_t v, std::int32_t r) {
-      return t.count.data() + (std::size_t(v) * std::size_t(t.cap + 1) + std::size_t(r)) * t.plane;
+    const std::size_t rs = std::size_t(t.cap + 1) * ub;  // count's stride between lines a
+    auto slice = [&](std::int32_t v, std::int32_t r) {   // (v, a = 0, r, b = 0)
+      return t.count.data() + std::size_t(v) * std::size_t(t.cap + 1) * t.plane + std::size_t(r) * ub;
     };
     Offset p{};
     for (std::int32_t v = 0; v < dims[d]; ++v) {
@@ -958,28 +963,28 @@ void NearestSearch::Impl::build_ball_tables(std::int32_t rho) {
       for (std::int32_t r = 0; r <= direct; ++r) {
         std::uint16_t* out = slice(v, r);
         for (std::int32_t a = 0; a < la; ++a) {
-          std::uint16_t* at = out + std::size_t(a) * ub;
+          std::uint16_t* at = out + std::size_t(a) * rs;
           const std::uint16_t* f = lines.data() + 3 * ub * std::size_t(a) + ub;
           if (r == 0) {
             std::copy(f, f + ub, at);
             continue;
           }
-          const std::uint16_t* below = slice(v, r - 1) + wrap_a[std::size_t(a - 1 + la)] * ub;
-          const std::uint16_t* above = slice(v, r - 1) + wrap_a[std::size_t(a + 1 + la)] * ub;
+          const std::uint16_t* below = slice(v, r - 1) + wrap_a[std::size_t(a - 1 + la)] * rs;
+          const std::uint16_t* above = slice(v, r - 1) + wrap_a[std::size_t(a + 1 + la)] * rs;
           if (r == 1) {
             for (std::size_t b = 0; b < ub; ++b) {
               at[b] = std::uint16_t(below[b] + above[b] + f[b - 1] + f[b] + f[b + 1]);
             }
             continue;
           }
-          const std::uint16_t* middle = slice(v, r - 2) + std::size_t(a) * ub;
+          const std::uint16_t* middle = slice(v, r - 2) + std::size_t(a) * rs;
           const std::uint16_t *near_lo = f - (r - 1), *near_hi = f + (r - 1), *far_lo = f - r, *far_hi = f + r;
           for (std::size_t b = 0; b < ub; ++b) {
             at[b] = std::uint16_t(below[b] + above[b] - middle[b] + near_lo[b] + near_hi[b] + far_lo[b] + far_hi[b]);
           }
         }
       }
-      if (t.cap > direct) diagonal_balls(lines, la, lb, t.cap, direct, [&](std::int32_t r) { return slice(v, r); });
+      if (t.cap > direct) diagonal_balls(lines, la, lb, t.cap, direct, rs, [&](std::int32_t r) { return slice(v, r); });
     }
   }
 }
@@ -998,7 +1003,8 @@ void NearestSearch::Impl::build_ball_tables(std::int32_t rho) {
 /// would count nodes twice): those lines, |s| <= r - lb/2, are summed from running line totals.
 template <class Slice>
 void NearestSearch::Impl::diagonal_balls(const std::vector<std::uint16_t>& lines, std::int32_t la, std::int32_t lb,
-                                         std::int32_t cap, std::int32_t direct, Slice&& slice) {
+                                         std::int32_t cap, std::int32_t direct, std::size_t line_stride,
+                                         Slice&& slice) {
   const bool torus = grid_.torus();
   const std::int32_t half_b = lb / 2;
   // Offsets s from -s_down to s_up; the running sums' rows a0 .. la + s_up - 1 and columns j0 ..
@@ -1064,7 +1070,7 @@ void NearestSearch::Impl::diagonal_balls(const std::vector<std::uint16_t>& lines
   for (std::int32_t r = direct + 1; r <= cap; ++r) {
     std::uint16_t* out = slice(r);
     for (std::int32_t a = 0; a < la; ++a) {
-      std::uint16_t* ball = out + std::size_t(a) * ub;
+      std::uint16_t* ball = out + std::size_t(a) * line_stride;
       std::int32_t up_lo = 0, up_hi = std::min(r, s_up), down_lo = 1, down_hi = std::min(r, s_down);
       std::uint16_t whole = 0;
       if (torus && r >= half_b) {
