@@ -13,15 +13,17 @@
 //   come from per-axis histograms in O(k + dimension sizes) (comm_cost.hpp).
 // - MM and Genalg score most centres from the ideal shape (l1_order's first k offsets) less its
 //   busy nodes, without walking (shape_score).
+#include "dcsweep/alloc/nearest.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
 #include <span>
 #include <stdexcept>
+#include <type_traits>
 #include <unordered_map>
 
-#include "dcsweep/alloc/nearest.hpp"
 #include "dcsweep/platform/network.hpp"
 #include "network_grid.hpp"
 
@@ -350,7 +352,7 @@ struct NearestSearch::Impl {
   std::vector<std::int32_t> ball_volume_;
   std::vector<Offset> centres_;
   // build_ball_tables' scratch (diagonal_balls)
-  std::vector<std::uint16_t> diag_anti_, diag_main_, line_totals_, line_prefix_, line_total_;
+  std::vector<std::uint16_t> diag_anti_, diag_main_, running_totals_, line_prefix_, line_total_;
   std::vector<std::int32_t> inside_, ring_;  ///< ball_score's scratch, by x offset + R
   std::vector<std::int64_t> window_;         ///< ball_score's scratch: counts by offset in a window
   std::vector<std::int64_t> shell_y_, shell_z_;  ///< ball_score's scratch: the shell's nodes by offset + R
@@ -998,9 +1000,9 @@ void NearestSearch::Impl::build_ball_tables(std::int32_t rho) {
 /// two others, so each sum is the difference of two running sums along a diagonal (an entry of
 /// diag_anti_ adds the one at (a' - 1, j + 1), of diag_main_ the one at (a' - 1, j - 1); a chain
 /// restarts at the first row and at the edge column, which no sum crosses), read for a whole line
-/// of b at once. On a torus the
-/// offsets s are -(la - 1)/2 .. la/2, and a line within u >= lb/2 of b is whole (the segment
-/// would count nodes twice): those lines, |s| <= r - lb/2, are summed from running line totals.
+/// of b at once. On a torus the offsets s are -(la - 1)/2 .. la/2, and a line within u >= lb/2 of
+/// b is whole (the segment would count nodes twice): those lines, |s| <= r - lb/2, are summed
+/// from running line totals.
 template <class Slice>
 void NearestSearch::Impl::diagonal_balls(const std::vector<std::uint16_t>& lines, std::int32_t la, std::int32_t lb,
                                          std::int32_t cap, std::int32_t direct, std::size_t line_stride,
@@ -1014,9 +1016,10 @@ void NearestSearch::Impl::diagonal_balls(const std::vector<std::uint16_t>& lines
   const std::int32_t j0 = -cap - 1, width = lb + 2 * cap + 3;
   const std::size_t ub = std::size_t(lb), w = std::size_t(width);
   diag_anti_.resize(std::size_t(rows) * w), diag_main_.resize(std::size_t(rows) * w);
-  line_totals_.assign(std::size_t(rows + 1), 0);
+  running_totals_.assign(std::size_t(rows + 1), 0);
   // P of each line (la + 1: an empty one, a mesh's lines beyond its edges), column by column.
-  line_prefix_.assign(std::size_t(la + 1) * w, 0);
+  line_prefix_.resize(std::size_t(la + 1) * w);
+  std::fill(line_prefix_.begin() + std::ptrdiff_t(std::size_t(la) * w), line_prefix_.end(), std::uint16_t{0});
   std::vector<std::uint16_t>& total = line_total_;
   total.assign(std::size_t(la + 1), 0);
   for (std::int32_t a = 0; a < la; ++a) {
@@ -1047,7 +1050,7 @@ void NearestSearch::Impl::diagonal_balls(const std::vector<std::uint16_t>& lines
   for (std::int32_t i = 0; i < rows; ++i) {
     const std::int32_t a = a0 + i;
     const std::int32_t line = torus ? ((a % la) + la) % la : (a >= 0 && a < la ? a : la);
-    line_totals_[std::size_t(i) + 1] = std::uint16_t(line_totals_[std::size_t(i)] + total[std::size_t(line)]);
+    running_totals_[std::size_t(i) + 1] = std::uint16_t(running_totals_[std::size_t(i)] + total[std::size_t(line)]);
     const std::uint16_t* pj = line_prefix_.data() + std::size_t(line) * w;
     std::uint16_t* anti = diag_anti_.data() + std::size_t(i) * w;
     std::uint16_t* main = diag_main_.data() + std::size_t(i) * w;
@@ -1066,7 +1069,7 @@ void NearestSearch::Impl::diagonal_balls(const std::vector<std::uint16_t>& lines
   auto at = [&](const std::vector<std::uint16_t>& table, std::int32_t a, std::int32_t j) {
     return table.data() + std::size_t(a - a0) * w + std::size_t(j - j0);
   };
-  auto totals = [&](std::int32_t a) { return line_totals_[std::size_t(a - a0)]; };  // lines a0 .. a - 1
+  auto totals = [&](std::int32_t a) { return running_totals_[std::size_t(a - a0)]; };  // lines a0 .. a - 1
   for (std::int32_t r = direct + 1; r <= cap; ++r) {
     std::uint16_t* out = slice(r);
     for (std::int32_t a = 0; a < la; ++a) {
@@ -1479,41 +1482,33 @@ void NearestSearch::Impl::distance_to_changes(const std::vector<std::uint8_t>& b
   for (std::size_t n = 0; n < nodes; ++n) change_dist_[n] = free_[n] != before[n] ? 0 : kFar;
   // L1 distance is separable: along each axis in turn, every line's values become the least of
   // value + hops over the line (twice round on a torus). The lines of an axis are `lines` groups
-  // `group` apart, each `inner` consecutive lines, a step of `step` between a line's entries.
+  // `group` apart, each `inner` lines walked side by side (independent chains of minima), `apart`
+  // between neighbouring lines of a group (1 where they are consecutive: a compile-time constant
+  // there, so the loop is vectorized), a step of `step` between a line's entries.
   const bool torus = grid_.torus();
-  auto axis = [&](std::int32_t len, std::size_t lines, std::size_t group, std::size_t step, std::size_t inner) {
+  auto axis = [&](std::int32_t len, std::size_t lines, std::size_t group, std::size_t step, std::size_t inner,
+                  auto apart) {
     const std::int32_t rounds = torus ? 2 : 1;
+    const std::size_t span = inner * apart;
     for (std::size_t g = 0; g < lines; ++g) {
       std::int32_t* line = change_dist_.data() + g * group;
       for (std::int32_t i = 1; i < rounds * len; ++i) {
         std::int32_t* now = line + std::size_t(i % len) * step;
         const std::int32_t* prev = line + std::size_t((i - 1) % len) * step;
-        for (std::size_t j = 0; j < inner; ++j) now[j] = std::min(now[j], prev[j] + 1);
+        for (std::size_t j = 0; j < span; j += apart) now[j] = std::min(now[j], prev[j] + 1);
       }
       for (std::int32_t i = rounds * len - 2; i >= 0; --i) {
         std::int32_t* now = line + std::size_t(i % len) * step;
         const std::int32_t* next = line + std::size_t((i + 1) % len) * step;
-        for (std::size_t j = 0; j < inner; ++j) now[j] = std::min(now[j], next[j] + 1);
+        for (std::size_t j = 0; j < span; j += apart) now[j] = std::min(now[j], next[j] + 1);
       }
     }
   };
+  constexpr std::integral_constant<std::size_t, 1> consecutive;
   const std::size_t row = std::size_t(lz), plane = std::size_t(ly) * row;
-  // Along z: one line per (x, y), the ly lines of a plane x walked side by side (ly independent
-  // chains of minima instead of one).
-  for (std::size_t x = 0; x < std::size_t(lx); ++x) {
-    std::int32_t* slab = change_dist_.data() + x * plane;
-    const std::int32_t rounds = torus ? 2 : 1;
-    for (std::int32_t i = 1; i < rounds * lz; ++i) {
-      const std::size_t now = std::size_t(i % lz), prev = std::size_t((i - 1) % lz);
-      for (std::size_t y = 0; y < plane; y += row) slab[y + now] = std::min(slab[y + now], slab[y + prev] + 1);
-    }
-    for (std::int32_t i = rounds * lz - 2; i >= 0; --i) {
-      const std::size_t now = std::size_t(i % lz), next = std::size_t((i + 1) % lz);
-      for (std::size_t y = 0; y < plane; y += row) slab[y + now] = std::min(slab[y + now], slab[y + next] + 1);
-    }
-  }
-  axis(ly, std::size_t(lx), plane, row, row);  // along y: per x, the z lines side by side
-  axis(lx, 1, 0, plane, plane);                // along x: every (y, z) side by side
+  axis(lz, std::size_t(lx), plane, 1, std::size_t(ly), row);  // along z: per x, its ly lines row apart
+  axis(ly, std::size_t(lx), plane, row, row, consecutive);    // along y: per x, the z lines side by side
+  axis(lx, 1, 0, plane, plane, consecutive);                  // along x: every (y, z) side by side
 }
 
 std::vector<NodeId> NearestSearch::Impl::by_pairwise_hops(NearestKind kind, const Machine& machine, std::int32_t k) {
