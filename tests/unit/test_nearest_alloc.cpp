@@ -309,8 +309,9 @@ void decisions_in_a_row_against_reference(const Platform& p, std::int32_t most, 
 }
 
 /// One search over a run of decisions whose job sizes repeat (it keeps each size's scores and
-/// reuses a centre's where no node within its ball's radius changed since), against a fresh
-/// search each time (nothing kept) and, at the last decision, the straightforward definition.
+/// reuses a centre's where no node within its ball's radius changed since, and keeps its plane
+/// tables, building again only the planes where a node changed), against a fresh search each
+/// time (nothing kept) and, at the last decision, the straightforward definition.
 /// Between decisions jobs end (whole regions free) and single nodes are taken or given back (a
 /// change a few hops from many centres). `sizes`: more than 8 evicts the least recently used.
 /// Adds the decisions made to `made`.
