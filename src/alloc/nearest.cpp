@@ -60,15 +60,17 @@ constexpr std::int32_t kBallMinNodes = 8;
 /// (large jobs' blocks outlast a decision): the cell about 2% less again (four runs each way).
 double ball_reach(NearestKind kind) { return kind == NearestKind::mm ? 10.0 : 3.0; }
 /// MM's tables grow to at most this radius (intrepid's recurrence reach): on a larger torus the
-/// tables (3 x nodes x (radius + 1) counts, rebuilt each decision) would grow with its sides.
+/// tables (3 x nodes x (radius + 1) counts, their changed planes rebuilt each decision) would grow
+/// with its sides.
 constexpr std::int32_t kMaxGrownRadius = 15;
 /// A decision keeps the plane tables of an earlier one that hold balls up to at most this much
 /// beyond its own radius, building again only the planes where a node changed since
 /// (build_ball_tables; a score does not depend on the tables' radius, only where its counts are
 /// read from). On intrepid from record 10,500, 895 of MM's 1,978 builds asked for the radius of the
-/// build before, and about 8 of the 32-40 planes of each axis had changed since it; one core, five
-/// pairs in turn: the run's decisions 0.92 x, `k~512` median 0.93 x (a slack of 0, 10 or 20 about
-/// alike). MM's tables grown to 20 or 25 instead of 15 with it: no gain.
+/// build before, and about 8 of the 32-40 planes of each axis had changed since it; one core, eight
+/// pairs in turn: the run's decisions 0.91-0.96 x, `k~512` median 0.89-0.98 x (a slack of 0, 10 or
+/// 20 about alike). MM's tables grown to 20 or 25 instead of 15 with it: no gain. Where every
+/// plane changed, the tables are built at the decision's own radius (no wider than asked).
 constexpr std::int32_t kKeptTablesSlack = 10;
 
 /// From this many nodes, a decision scored from balls tests no centre's L_inf box (the balls show
@@ -341,12 +343,12 @@ struct NearestSearch::Impl {
     std::size_t per_plane, line;  ///< count's stride between planes v, and between radii
   };
   std::array<PlaneTable, 3> ball_;
-  std::int32_t ball_rho_ = -1;             ///< the tables hold balls up to this radius
-  std::vector<std::uint8_t> tables_free_;  ///< free_ when the tables were last built
-  std::array<std::vector<std::uint8_t>, 3> plane_changed_;  ///< build_ball_tables' scratch, per axis and plane
+  std::int32_t ball_rho_ = -1;  ///< the tables hold balls up to this radius (-1: none)
   /// ...and are rebuilt once to this one when a centre's ball at ball_rho_ holds too few free
   /// nodes (MM on a torus: recurrence_reach), or -1
   std::int32_t ball_rho_grown_ = -1;
+  std::vector<std::uint8_t> tables_free_;                   ///< free_ when the tables were last built
+  std::array<std::vector<std::uint8_t>, 3> plane_changed_;  ///< build_ball_tables' scratch, per axis and plane
   std::int32_t ball_rho_own_ = -1;  ///< the decision's own radius (ball_radius)
   /// A centre of this decision needed a ball wider than ball_rho_own_, where the tables can grow:
   /// the next decision builds them at ball_rho_grown_ from the start (large jobs' busy blocks
@@ -936,11 +938,10 @@ void NearestSearch::Impl::build_ball_tables(std::int32_t rho) {
   const auto dims = grid_.dims();
   const bool torus = grid_.torus();
   // Tables holding balls up to a radius from rho to rho + kKeptTablesSlack are kept: only the
-  // planes in which a node changed since they were built are built again.
-  const bool keep = ball_rho_ >= rho && ball_rho_ <= rho + kKeptTablesSlack && tables_free_.size() == free_.size();
+  // planes in which a node changed since they were built are built again (every plane: at rho).
+  bool keep = ball_rho_ >= rho && ball_rho_ <= rho + kKeptTablesSlack && tables_free_.size() == free_.size();
   for (int d = 0; d < 3; ++d) plane_changed_[std::size_t(d)].assign(std::size_t(dims[d]), keep ? 0 : 1);
   if (keep) {
-    rho = ball_rho_;
     const std::size_t row = std::size_t(dims[2]);
     for (std::int32_t x = 0, r = 0; x < dims[0]; ++x) {
       for (std::int32_t y = 0; y < dims[1]; ++y, ++r) {
@@ -951,9 +952,18 @@ void NearestSearch::Impl::build_ball_tables(std::int32_t rho) {
         for (std::size_t z = 0; z < row; ++z) plane_changed_[2][z] |= std::uint8_t(now[z] != then[z]);
       }
     }
+    const auto all_changed = [&](int d) {
+      return std::find(plane_changed_[std::size_t(d)].begin(), plane_changed_[std::size_t(d)].end(), 0) ==
+             plane_changed_[std::size_t(d)].end();
+    };
+    keep = !(all_changed(0) && all_changed(1) && all_changed(2));
+    if (keep) {
+      rho = ball_rho_;
+    } else {
+      for (int d = 0; d < 3; ++d) plane_changed_[std::size_t(d)].assign(std::size_t(dims[d]), 1);
+    }
   }
-  tables_free_ = free_;
-  ball_rho_ = rho;
+  ball_rho_ = -1;  // until every plane is built (nothing kept after an exception on the way)
   inside_.resize(std::size_t(2 * rho + 1)), ring_.resize(std::size_t(2 * rho + 1));
   std::vector<std::uint16_t> lines;  // per line a, its free flags from -lb to 2 lb
   std::vector<std::size_t> wrap_a;
@@ -1018,6 +1028,8 @@ void NearestSearch::Impl::build_ball_tables(std::int32_t rho) {
       if (t.cap > direct) diagonal_balls(lines, la, lb, t.cap, direct, rs, [&](std::int32_t r) { return slice(v, r); });
     }
   }
+  tables_free_ = free_;
+  ball_rho_ = rho;
 }
 
 /// A plane's balls of radius direct + 1 .. cap (a torus's wrapped), from its lines (`lines`: per

@@ -313,8 +313,9 @@ void decisions_in_a_row_against_reference(const Platform& p, std::int32_t most, 
 /// tables, building again only the planes where a node changed), against a fresh search each
 /// time (nothing kept) and, at the last decision, the straightforward definition.
 /// Between decisions jobs end (whole regions free) and single nodes are taken or given back (a
-/// change a few hops from many centres). `sizes`: more than 8 evicts the least recently used.
-/// Adds the decisions made to `made`.
+/// change a few hops from many centres); then the scores of centres at those nodes, from the
+/// same search and a fresh one, are compared too (a decision can hide a wrong score behind a
+/// tie). `sizes`: more than 8 evicts the least recently used. Adds the decisions made to `made`.
 void repeated_sizes_against_fresh(const Platform& p, const std::vector<std::int32_t>& sizes, int decisions,
                                   RngStream& rng, int& made) {
   for (const NearestKind nearest : {NearestKind::mm, NearestKind::genalg}) {
@@ -340,8 +341,10 @@ void repeated_sizes_against_fresh(const Platform& p, const std::vector<std::int3
       m.occupy(got);
       running.push_back(got);
       if (running.size() > 1 && rng.uniform01() < 0.4) end_one();
+      Nodes flipped;
       for (int flip = 0; flip < 3; ++flip) {  // a node taken alone, or one of a job given back
         const auto n = NodeId(rng.integer(0, p.node_count - 1));
+        flipped.push_back(n);
         if (m.is_free(n)) {
           m.occupy(Nodes{n});
           running.push_back({n});
@@ -354,6 +357,12 @@ void repeated_sizes_against_fresh(const Platform& p, const std::vector<std::int3
             }
           }
         }
+      }
+      const std::int32_t scored = std::min(k, m.free_count());
+      if (scored < 2) continue;
+      for (const NodeId n : flipped) {
+        ASSERT_EQ(search.centre_score(nearest, m, n, scored), NearestSearch(p).centre_score(nearest, m, n, scored))
+            << nearest_name(nearest) << " decision " << decision << ", centre " << n << ", " << scored << " nodes";
       }
     }
   }
@@ -371,7 +380,10 @@ TEST(Nearest, ScoresKeptBetweenDecisionsOfTheSameSizeDecideAsAFreshSearch) {
   repeated_sizes_against_fresh(network(NetworkKind::mesh, {4, 10, 12}), {10, 33, 256}, 40, rng, made);
   repeated_sizes_against_fresh(network(NetworkKind::mesh, {7, 9, 6}), {12, 20, 31, 50, 70, 99, 130, 170, 200, 257}, 60,
                                rng, made);
-  EXPECT_EQ(made, 2 * (40 + 60 + 40 + 60));
+  // Grids with an axis 2 or 1 long (planes of one line; one plane along z).
+  repeated_sizes_against_fresh(network(NetworkKind::torus, {8, 2, 11}), {8, 15, 40}, 30, rng, made);
+  repeated_sizes_against_fresh(network(NetworkKind::mesh, {16, 16, 1}), {9, 30, 90}, 30, rng, made);
+  EXPECT_EQ(made, 2 * (40 + 60 + 40 + 60 + 30 + 30));
 }
 
 TEST(Nearest, BallScoresEqualStraightforwardOnHalfBusyToriOfOddAndEvenSides) {
