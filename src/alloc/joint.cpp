@@ -24,9 +24,12 @@ namespace {
 constexpr double kTieK = 1e-9;
 /// Rooms of more than kMpitAllRowsMaxZones zones bound each set's peak over this many inlets first.
 constexpr std::size_t kProbeInlets = 16;
+/// A bound loses only where it exceeds the best peak by more than this (K) and kTieK: the
+/// bound's sums are rounded apart from the peak's.
 constexpr double kBoundSlackK = 1e-9;
-/// There, the inner cubes' prefix tables (O(N) per inlet) are built while the centres left times
-/// the job's nodes (what collecting their shells costs) are at least this many times N.
+/// On rooms of more than kMpitAllRowsMaxZones zones, the inner cubes' prefix tables (O(N) per
+/// inlet) are built while the centres left times the job's nodes (what collecting their shells
+/// costs) are at least this many times N.
 constexpr double kSumsMinWork = 4;
 
 class JointAllocator final : public Allocator {
@@ -56,12 +59,12 @@ class JointAllocator final : public Allocator {
     const bool inner_bound = !bounded && request.nodes >= kJointInnerBoundMinNodes &&
                              peaks_.prepare_zone_bound(zone_of_node_) &&
                              shells_.prepare_zone_counts(machine, zone_of_node_, std::int32_t(request.room.inlet_rise_k().size()));
-    // There, a shell whose inner cube (the nodes inside its last shell: every collection takes
-    // them) already loses over some inlets is not collected either: the cube's sums over those
-    // inlets come from prefix tables (O(inlets) per centre, tables of O(N inlets) built once the
-    // best set's hottest inlets are known, and again as that set changes while enough centres are
-    // left to pay for it; every free node's share of those inlets' rises non-negative, else no
-    // tables: a node added never cools them).
+    // On rooms of many zones (bounded), a shell whose inner cube (the nodes inside its last
+    // shell: every collection takes them) already loses over some inlets is not collected either:
+    // the cube's sums over those inlets come from prefix tables (O(inlets) per centre, tables of
+    // O(N inlets) built once the best set's hottest inlets are known, and again as that set
+    // changes while enough centres are left to pay for it; every free node's share of those
+    // inlets' rises non-negative, else no tables: a node added never cools them).
     bool tables_refused = false;
     table_inlets_.clear();
     const Eigen::VectorXd& rise = request.room.inlet_rise_k();

@@ -132,10 +132,10 @@ struct MpitDecision {
 enum class MpitRows { automatic, all, generated };
 /// MpitRows::automatic holds every inlet row up to this many zones; joint bounds its shells
 /// above it (the cost model's threshold too).
+inline constexpr Eigen::Index kMpitAllRowsMaxZones = 256;
 /// joint bounds the shells of jobs of at least this many nodes by their inner cubes (rooms of at
 /// most kMpitAllRowsMaxZones zones; the cost model's joint terms change there).
 inline constexpr std::int32_t kJointInnerBoundMinNodes = 1024;
-inline constexpr Eigen::Index kMpitAllRowsMaxZones = 256;
 
 struct MpitOptions {
   MpitRows rows = MpitRows::automatic;
