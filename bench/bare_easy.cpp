@@ -21,7 +21,10 @@ struct BareJob {
 
 std::vector<BareJob> read_jobs(const char* path, long cores) {
   gzFile f = gzopen(path, "rb");
-  if (!f) std::exit(2);
+  if (!f) {
+    std::fprintf(stderr, "bare_easy: error: %s: cannot open\n", path);
+    std::exit(2);
+  }
   std::vector<BareJob> jobs;
   char line[4096];
   while (gzgets(f, line, sizeof line)) {
@@ -40,7 +43,10 @@ std::vector<BareJob> read_jobs(const char* path, long cores) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4) return 2;
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: bare_easy TRACE.swf[.gz] CORES_PER_NODE NODES\n");
+    return 2;
+  }
   std::vector<BareJob> jobs = read_jobs(argv[1], std::atol(argv[2]));
   const long total = std::atol(argv[3]);
   long free = total;

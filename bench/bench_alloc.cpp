@@ -17,7 +17,7 @@
 #include "dcsweep/comm/comm.hpp"
 #include "dcsweep/sim/catalog.hpp"
 
-int main(int argc, char** argv) {
+static int run_bench(int argc, char** argv) {
   using namespace dcsweep;
   int runs = 9;
   std::int32_t nodes = 512;
@@ -67,3 +67,5 @@ int main(int argc, char** argv) {
   }
   return 0;
 }
+
+int main(int argc, char** argv) { return dcsweep::bench::guarded_main("bench_alloc", argc, argv, run_bench); }

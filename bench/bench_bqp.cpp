@@ -282,7 +282,7 @@ void room_timing(double rate_per_h) {
 }  // namespace
 }  // namespace dcsweep
 
-int main(int argc, char** argv) {
+static int run_bench(int argc, char** argv) {
   int queues = 10;
   double rate = 340;  // about 500 busy nodes: 340/h x 8.5 nodes x 630 s
   std::string spec = "inputs/specs/meng-p0-dynamic.toml";
@@ -309,3 +309,5 @@ int main(int argc, char** argv) {
   dcsweep::room_large_jobs();
   return 0;
 }
+
+int main(int argc, char** argv) { return dcsweep::bench::guarded_main("bench_bqp", argc, argv, run_bench); }

@@ -18,8 +18,7 @@
 #include "dcsweep/sim/run.hpp"
 #include "dcsweep/sim/scenario.hpp"
 
-
-int main(int argc, char** argv) {
+static int run_bench(int argc, char** argv) {
   using namespace dcsweep;
   if (argc < 2) {
     std::fprintf(stderr, "usage: bench_compare TRACE [--platform NAME] [--scale-to-platform] [--jobs N] [--runs R] "
@@ -63,3 +62,5 @@ int main(int argc, char** argv) {
   }
   return 0;
 }
+
+int main(int argc, char** argv) { return dcsweep::bench::guarded_main("bench_compare", argc, argv, run_bench); }

@@ -70,7 +70,7 @@ double quantile(std::vector<double> v, double q) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int run_bench(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: bench_decisions TRACE --platform NAME [--scale-to-platform] [--first-job J] [--jobs N] "
@@ -152,3 +152,5 @@ int main(int argc, char** argv) {
   }
   return 0;
 }
+
+int main(int argc, char** argv) { return dcsweep::bench::guarded_main("bench_decisions", argc, argv, run_bench); }

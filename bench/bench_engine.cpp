@@ -12,7 +12,7 @@
 #include "dcsweep/sim/catalog.hpp"
 #include "dcsweep/sim/scenario.hpp"
 
-int main(int argc, char** argv) {
+static int run_bench(int argc, char** argv) {
   using namespace dcsweep;
   if (argc < 2) {
     std::fprintf(stderr, "usage: bench_engine TRACE [--platform NAME] [--scale-to-platform] [--runs N]\n");
@@ -40,3 +40,5 @@ int main(int argc, char** argv) {
   }
   return 0;
 }
+
+int main(int argc, char** argv) { return dcsweep::bench::guarded_main("bench_engine", argc, argv, run_bench); }

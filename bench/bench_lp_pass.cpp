@@ -14,7 +14,7 @@
 
 #include "bench_util.hpp"
 
-int main(int argc, char** argv) {
+static int run_bench(int argc, char** argv) {
   std::size_t rows = 100, cols = 4320, passes = 300, reps = 7;
   for (int i = 1; i < argc; i += 2) {
     const std::string_view flag = argv[i];
@@ -58,3 +58,5 @@ int main(int argc, char** argv) {
       rows, cols, double(rows * cols * sizeof(double)) / 1e6, best, dcsweep::bench::median(us), reps, passes, check);
   return 0;
 }
+
+int main(int argc, char** argv) { return dcsweep::bench::guarded_main("bench_lp_pass", argc, argv, run_bench); }

@@ -51,7 +51,7 @@ double percentile(std::vector<double> v, double q) {
 }  // namespace
 }  // namespace dcsweep
 
-int main(int argc, char** argv) {
+static int run_bench(int argc, char** argv) {
   using namespace dcsweep;
   int queues = 20;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -78,4 +78,7 @@ int main(int argc, char** argv) {
               "median %.3f ms, p99 %.3f ms (target: <= 1 ms per decision)\n",
               all.size(), 1e3 * bench::median(all), 1e3 * percentile(all, 0.99), lp.size(), 1e3 * bench::median(lp),
               1e3 * percentile(lp, 0.99));
+  return 0;
 }
+
+int main(int argc, char** argv) { return dcsweep::bench::guarded_main("bench_mpit", argc, argv, run_bench); }

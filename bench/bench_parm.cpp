@@ -55,7 +55,7 @@ double max_of(const std::vector<double>& v) { return v.empty() ? 0 : *std::max_e
 }  // namespace
 }  // namespace dcsweep
 
-int main(int argc, char** argv) {
+static int run_bench(int argc, char** argv) {
   int instances = 20, jobs = 200, running = 0;
   double alpha = 0.5;
   std::int64_t nodes = 40960;
@@ -113,3 +113,5 @@ int main(int argc, char** argv) {
   }
   return cbc && agree != instances ? 1 : 0;
 }
+
+int main(int argc, char** argv) { return dcsweep::bench::guarded_main("bench_parm", argc, argv, run_bench); }

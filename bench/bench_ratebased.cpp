@@ -133,4 +133,4 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace dcsweep
 
-int main(int argc, char** argv) { return dcsweep::run(argc, argv); }
+int main(int argc, char** argv) { return dcsweep::bench::guarded_main("bench_ratebased", argc, argv, dcsweep::run); }

@@ -15,7 +15,7 @@
 
 using Clock = std::chrono::steady_clock;
 
-int main(int argc, char** argv) {
+static int run_bench(int argc, char** argv) {
   using namespace dcsweep;
   if (argc < 2) {
     std::fprintf(stderr, "usage: bench_thermal TRACE --platform NAME [--scale-to-platform] [--jobs N] [--runs R]\n");
@@ -53,3 +53,5 @@ int main(int argc, char** argv) {
               bench::median(on_s), bench::median(off_s), bench::median(on_s) / bench::median(off_s), cooling);
   return 0;
 }
+
+int main(int argc, char** argv) { return dcsweep::bench::guarded_main("bench_thermal", argc, argv, run_bench); }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <stdexcept>
 #include <string>
@@ -55,6 +56,17 @@ inline int parse_trace_args(int argc, char** argv, ParamSet& params) {
     if (arg == "--runs" && i + 1 < argc) runs = std::max(1, std::stoi(argv[++i]));
   }
   return runs;
+}
+
+/// A benchmark's main: `body(argc, argv)`, where an error (a bad argument, a file that cannot be
+/// read, an input the simulation refuses) is one line naming the tool, exit code 2.
+inline int guarded_main(const char* tool, int argc, char** argv, int (*body)(int, char**)) {
+  try {
+    return body(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: error: %s\n", tool, e.what());
+    return 2;
+  }
 }
 
 }  // namespace dcsweep::bench

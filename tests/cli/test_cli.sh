@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end checks of the dcsweep binary: exit codes, one-line errors, and the --jobs-out file
 # of a whole shipped trace (each job once, no start before submit, rows + rejected = records).
-# usage: test_cli.sh DCSWEEP_BINARY PROJECT_DIR
+# usage: test_cli.sh DCSWEEP_BINARY PROJECT_DIR [BENCH_DIR]
+# With BENCH_DIR, the benchmarks there refuse bad input as the command does.
 set -u
 bin=$1
 root=$2
@@ -426,6 +427,19 @@ if "$bin" validate "$tmp/fj.toml" >"$tmp/fj.txt" 2>"$tmp/err" && [[ $(grep -c '^
   ok
 else
   fail "validate notes first_job below the first id: $(cat "$tmp/fj.txt" "$tmp/err")"
+fi
+
+# The benchmarks, where built: bad input is one line naming the tool, exit code 2, nothing on stdout.
+if [[ $# -ge 3 ]]; then
+  bench=$3
+  for tool in bench_decisions bench_engine bench_thermal bench_compare; do
+    bin=$bench/$tool expect_error 2 "$tool: error: $tmp/none.swf: cannot open" "$tmp/none.swf" --platform meng40
+    bin=$bench/$tool expect_error 2 "$tool: error: parameter 'platform': unknown value 'nosuch'" "$nasa" --platform nosuch
+  done
+  bin=$bench/bench_decisions expect_error 2 "bench_decisions: error: " "$nasa" --platform meng40 --nodes many --allocator mm
+  bin=$bench/bench_alloc expect_error 2 "bench_alloc: error: " --runs x
+  bin=$bench/bare_easy expect_error 2 "bare_easy: error: $tmp/none.swf: cannot open" "$tmp/none.swf" 16 128
+  bin=$bench/bare_easy expect_error 2 "usage: bare_easy" "$nasa"
 fi
 
 echo "$pass passed, $failures failed"
