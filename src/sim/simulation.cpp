@@ -8,6 +8,7 @@
 #include "dcsweep/alloc/allocator.hpp"
 #include "dcsweep/core/error.hpp"
 #include "dcsweep/core/event_queue.hpp"
+#include "dcsweep/core/huge_pages.hpp"
 #include "dcsweep/core/text.hpp"
 #include "dcsweep/sched/scheduler.hpp"
 #include "dcsweep/sim/engine_parts.hpp"
@@ -37,14 +38,16 @@ class Engine final : public SchedulingContext, public NodeControl {
         keep_nodes_(options.keep_nodes),
         wall_limit_(options.wall_limit),
         machine_(scenario.platform.node_count),
-        outcomes_(jobs_.size(), JobOutcome{NAN, NAN, false}),
-        configs_(jobs_.size()),
-        progress_(jobs_.size()),
         attributes_(job_attributes(scenario)),
         comm_(scenario),
         max_queue_(static_cast<std::size_t>(scenario.params.integer("max_queue_jobs"))),
         boot_s_(scenario.params.real("node_boot_s")),
         idle_nodes_off_(scenario.params.boolean("idle_nodes_off")) {
+    // Per-job state in huge pages where the kernel gives them (core/huge_pages.hpp).
+    const std::size_t jobs = jobs_.size();
+    reserve_in_huge_pages(outcomes_, jobs), outcomes_.assign(jobs, JobOutcome{NAN, NAN, false});
+    reserve_in_huge_pages(configs_, jobs), configs_.resize(jobs);
+    reserve_in_huge_pages(progress_, jobs), progress_.resize(jobs);
     const BuildContext build{scenario.params, scenario.key};
     if (!options.scheduler) own_scheduler_ = scheduler_registry().at(scenario.params.text("scheduler")).make(build);
     if (!options.allocator) {
@@ -55,8 +58,8 @@ class Engine final : public SchedulingContext, public NodeControl {
     runtime_ = runtime_model_registry().at(scenario.params.text("runtime_model")).make(build, scenario.platform);
     runs_only_ = !runtime_->uses_comm_cost() && !comm_.reads_nodes(false) &&
                  std::none_of(observers_.begin(), observers_.end(), [](const SimObserver* o) { return o->reads_node_ids(); });
-    if (runs_only_) runs_.resize(jobs_.size());
-    if (!runs_only_ || keep_nodes_) node_sets_.resize(jobs_.size());
+    if (runs_only_) reserve_in_huge_pages(runs_, jobs), runs_.resize(jobs);
+    if (!runs_only_ || keep_nodes_) reserve_in_huge_pages(node_sets_, jobs), node_sets_.resize(jobs);
     if (boot_s_ == 0 && scenario.params.real("node_boot_energy_j") > 0) {
       throw InputError("node_boot_energy_j needs node_boot_s > 0 (the boot energy is drawn over the boot time)");
     }

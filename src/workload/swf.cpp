@@ -4,13 +4,16 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
+#include <system_error>
 
 #include "dcsweep/core/error.hpp"
+#include "dcsweep/core/huge_pages.hpp"
 #include "dcsweep/core/text.hpp"
 
 namespace dcsweep {
@@ -25,13 +28,21 @@ bool parse_field(const char* begin, const char* end, double& out) {
   return begin != end && std::from_chars(begin, end, out).ptr == end;
 }
 
+/// s.resize(size), storage that grows advised into huge pages before it is written.
+void resize_in_huge_pages(std::string& s, std::size_t size) {
+  if (size > s.capacity()) reserve_in_huge_pages(s, size);
+  s.resize(size);
+}
+
 std::string read_bytes(const std::string& path) {
   std::unique_ptr<std::FILE, decltype(&std::fclose)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!file) throw InputError(path + ": cannot open (" + std::strerror(errno) + ")");
   std::string bytes;
   std::size_t size = 0;
-  for (std::size_t chunk = std::size_t{1} << 20;; chunk *= 2) {
-    bytes.resize(size + chunk);
+  std::error_code unknown;  // a size that cannot be read, or that changes: read on in chunks
+  const std::uintmax_t expected = std::filesystem::file_size(path, unknown);
+  for (std::size_t chunk = unknown ? std::size_t{1} << 20 : std::max<std::size_t>(expected + 1, 1 << 16);; chunk *= 2) {
+    resize_in_huge_pages(bytes, size + chunk);
     const std::size_t got = std::fread(bytes.data() + size, 1, chunk, file.get());
     size += got;
     if (got < chunk) break;
@@ -59,13 +70,13 @@ std::string decompress_gzip_text(std::string raw, const std::string& path) {
     std::memcpy(&isize, raw.data() + raw.size() - 4, 4);
     // Deflate expands at most 1032:1; past that the data is corrupt, not large (bounded memory).
     const std::size_t most = out + 1032 * (raw.size() - in) + (1 << 16);
-    text.resize(std::max(text.size(), std::min(out + std::max<std::size_t>(isize, 1 << 16), most)));
+    resize_in_huge_pages(text, std::max(text.size(), std::min(out + std::max<std::size_t>(isize, 1 << 16), most)));
     for (;;) {
       std::size_t used = 0, written = 0;
       const libdeflate_result r = libdeflate_gzip_decompress_ex(inflater.get(), raw.data() + in, raw.size() - in,
                                                                 text.data() + out, text.size() - out, &used, &written);
       if (r == LIBDEFLATE_INSUFFICIENT_SPACE && text.size() < most) {
-        text.resize(std::min(text.size() * 2, most));
+        resize_in_huge_pages(text, std::min(text.size() * 2, most));
         continue;
       }
       if (r != LIBDEFLATE_SUCCESS) throw InputError(path + ": cannot read: corrupt or truncated gzip data");
@@ -168,7 +179,7 @@ SwfRecord parse_record(std::string_view line, const std::string& name, std::int3
 SwfTrace parse_swf(std::string_view text, const std::string& name) {
   SwfTrace trace;
   trace.path = name;
-  trace.records.reserve(text.size() / 90);
+  reserve_in_huge_pages(trace.records, text.size() / 64);  // SWF lines hold 18 fields: rarely under 64 bytes
   std::int32_t line_no = 0;
   std::size_t pos = 0;
   while (pos < text.size()) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "dcsweep/core/error.hpp"
+#include "dcsweep/core/huge_pages.hpp"
 #include "dcsweep/core/text.hpp"
 
 namespace dcsweep {
@@ -129,7 +130,7 @@ Workload build_workload(const SwfTrace& trace, const TraceOptions& options, Mach
   // Submit times are rebased on the first selected record, then scaled: a selection deep in a
   // trace starts at time 0, and gamma compresses arrivals without shifting the start.
   const double origin = count > 0 ? std::max(0.0, trace.records[begin].submit_s) : 0.0;
-  w.jobs.reserve(count);
+  reserve_in_huge_pages(w.jobs, count);
   Job job;
   for (std::size_t i = begin; i < begin + count; ++i) {
     if (!convert(trace.records[i], conversion, job, w.rejected)) continue;

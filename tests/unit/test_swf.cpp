@@ -1,8 +1,12 @@
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <thread>
 
 #include "dcsweep/workload/swf.hpp"
 #include "dcsweep/workload/workload.hpp"
@@ -112,6 +116,29 @@ TEST(Swf, ReadsGzipAndPlainAlike) {
   const SwfTrace a = read_swf(plain), b = read_swf(gz);
   ASSERT_EQ(a.records.size(), b.records.size());
   for (std::size_t i = 0; i < a.records.size(); ++i) EXPECT_EQ(a.records[i].runtime_s, b.records[i].runtime_s);
+}
+
+TEST(Swf, ReadsAStreamWhoseSizeIsNotKnownInAdvance) {
+  // A named pipe has no size to read ahead: it is read in growing chunks (over 1 MiB here, so a
+  // chunk doubles), into the same records as a file of the same bytes, which is read at once.
+  std::string text;
+  for (int i = 1; i <= 30000; ++i) text += std::to_string(i) + " 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n";
+  ASSERT_GT(text.size(), std::size_t{1} << 20);
+  const std::string fifo = test::temp_path("stream.swf").string();
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << text; });
+  const SwfTrace streamed = read_swf(fifo);
+  writer.join();
+  std::filesystem::remove(fifo);
+  const SwfTrace whole = read_swf(test::write_file("whole.swf", text));
+  ASSERT_EQ(streamed.records.size(), 30000u);
+  ASSERT_EQ(whole.records.size(), 30000u);
+  for (std::size_t i = 0; i < whole.records.size(); i += 997) {
+    EXPECT_EQ(streamed.records[i].id, whole.records[i].id);
+    EXPECT_EQ(streamed.records[i].line, whole.records[i].line);
+  }
+  EXPECT_EQ(streamed.records.back().id, 30000);
 }
 
 /// `text` gzip-compressed (one member), as zlib writes it.
