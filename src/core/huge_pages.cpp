@@ -15,7 +15,8 @@ void advise_huge_pages(const void* data, std::size_t bytes) {
   const auto at = reinterpret_cast<std::uintptr_t>(data);
   const std::uintptr_t first = (at + kHuge - 1) & ~(kHuge - 1), last = (at + bytes) & ~(kHuge - 1);
   // A hint: an error (an old kernel, THP compiled out) leaves the memory as it was.
-  if (last > first) (void)madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+  if (last > first)
+    (void)madvise(static_cast<char*>(const_cast<void*>(data)) + (first - at), last - first, MADV_HUGEPAGE);
 #else
   (void)data, (void)bytes;
 #endif

@@ -44,10 +44,10 @@ class Engine final : public SchedulingContext, public NodeControl {
         boot_s_(scenario.params.real("node_boot_s")),
         idle_nodes_off_(scenario.params.boolean("idle_nodes_off")) {
     // Per-job state in huge pages where the kernel gives them (core/huge_pages.hpp).
-    const std::size_t jobs = jobs_.size();
-    reserve_in_huge_pages(outcomes_, jobs), outcomes_.assign(jobs, JobOutcome{NAN, NAN, false});
-    reserve_in_huge_pages(configs_, jobs), configs_.resize(jobs);
-    reserve_in_huge_pages(progress_, jobs), progress_.resize(jobs);
+    const std::size_t job_count = jobs_.size();
+    reserve_in_huge_pages(outcomes_, job_count), outcomes_.assign(job_count, JobOutcome{NAN, NAN, false});
+    reserve_in_huge_pages(configs_, job_count), configs_.resize(job_count);
+    reserve_in_huge_pages(progress_, job_count), progress_.resize(job_count);
     const BuildContext build{scenario.params, scenario.key};
     if (!options.scheduler) own_scheduler_ = scheduler_registry().at(scenario.params.text("scheduler")).make(build);
     if (!options.allocator) {
@@ -58,8 +58,8 @@ class Engine final : public SchedulingContext, public NodeControl {
     runtime_ = runtime_model_registry().at(scenario.params.text("runtime_model")).make(build, scenario.platform);
     runs_only_ = !runtime_->uses_comm_cost() && !comm_.reads_nodes(false) &&
                  std::none_of(observers_.begin(), observers_.end(), [](const SimObserver* o) { return o->reads_node_ids(); });
-    if (runs_only_) reserve_in_huge_pages(runs_, jobs), runs_.resize(jobs);
-    if (!runs_only_ || keep_nodes_) reserve_in_huge_pages(node_sets_, jobs), node_sets_.resize(jobs);
+    if (runs_only_) reserve_in_huge_pages(runs_, job_count), runs_.resize(job_count);
+    if (!runs_only_ || keep_nodes_) reserve_in_huge_pages(node_sets_, job_count), node_sets_.resize(job_count);
     if (boot_s_ == 0 && scenario.params.real("node_boot_energy_j") > 0) {
       throw InputError("node_boot_energy_j needs node_boot_s > 0 (the boot energy is drawn over the boot time)");
     }

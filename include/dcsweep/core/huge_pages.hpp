@@ -5,6 +5,9 @@
 // state); in 4 KiB pages that is about 29,000 page faults, which cost about 7 us each on a
 // paravirtualized VM: a third of a whole CEA-Curie run's 0.63 s. A hint only: the contents, and
 // so every result, are the same; where the kernel has no huge pages to give it does nothing.
+// (Where /sys/kernel/mm/transparent_hugepage/defrag compacts memory for advised ranges, the
+// default, a first touch on a fragmented node may wait for that compaction before it falls back
+// to small pages.)
 #include <cstddef>
 
 namespace dcsweep {
@@ -13,7 +16,9 @@ namespace dcsweep {
 /// bytes), for memory not yet touched; nothing where the system has no such hint.
 void advise_huge_pages(const void* data, std::size_t bytes);
 
-/// `v.reserve(n)`, the new storage advised into huge pages before anything is written to it.
+/// `v.reserve(n)`, new storage advised into huge pages before the container writes to it: all of
+/// it for a container without storage yet; where it holds elements, reserve copies them in first
+/// (their pages small).
 template <class Vector>
 void reserve_in_huge_pages(Vector& v, std::size_t n) {
   v.reserve(n);
