@@ -84,22 +84,31 @@ static int run_bench(int argc, char** argv) {
   double limit_s = 0;
   std::string csv;
   const bool cpu_time = std::find(argv + 2, argv + argc, std::string_view("--cpu-time")) != argv + argc;
-  for (int i = 2; i + 1 < argc; ++i) {
+  for (int i = 2; i < argc; ++i) {
     const std::string_view arg = argv[i];
+    const auto value = [&]() -> const char* {
+      if (i + 1 >= argc) throw std::invalid_argument(std::string(arg) + " needs a value");
+      return argv[++i];
+    };
     if (arg == "--allocator") {  // one or more names
       while (i + 1 < argc && argv[i + 1][0] != '-') allocators.emplace_back(argv[++i]);
+    } else if (arg == "--first-job") {
+      params.set("first_job", std::int64_t{std::stoll(value())});
+    } else if (arg == "--nodes") {
+      around = std::stoi(value());
+    } else if (arg == "--limit-s") {
+      limit_s = std::stod(value());
+    } else if (arg == "--csv") {
+      csv = value();
+    } else if (arg == "--set") {
+      bench::apply_assignments(value(), params);
+    } else if (arg == "--platform" || arg == "--jobs" || arg == "--runs") {
+      value();  // read by parse_trace_args
+    } else if (arg != "--scale-to-platform" && arg != "--cpu-time") {
+      throw std::invalid_argument("unknown option '" + std::string(arg) + "'");
     }
-    else if (arg == "--first-job")
-      params.set("first_job", std::int64_t{std::stoll(argv[++i])});
-    else if (arg == "--nodes")
-      around = std::stoi(argv[++i]);
-    else if (arg == "--limit-s")
-      limit_s = std::stod(argv[++i]);
-    else if (arg == "--csv")
-      csv = argv[++i];
-    else if (arg == "--set")
-      bench::apply_assignments(argv[++i], params);
   }
+  if (allocators.empty()) throw std::invalid_argument("no --allocator NAME ... given");
   const auto trace = std::make_shared<const SwfTrace>(read_swf(argv[1]));
   const TraceLoader cached = [&](const std::string&) { return trace; };
   const Scenario base = make_scenario(params, 0, 0, cached);

@@ -433,10 +433,15 @@ fi
 if [[ $# -ge 3 ]]; then
   bench=$3
   for tool in bench_decisions bench_engine bench_thermal bench_compare; do
-    bin=$bench/$tool expect_error 2 "$tool: error: $tmp/none.swf: cannot open" "$tmp/none.swf" --platform meng40
-    bin=$bench/$tool expect_error 2 "$tool: error: parameter 'platform': unknown value 'nosuch'" "$nasa" --platform nosuch
+    more=()
+    [[ $tool == bench_decisions ]] && more=(--allocator mm)
+    bin=$bench/$tool expect_error 2 "$tool: error: $tmp/none.swf: cannot open" "$tmp/none.swf" --platform meng40 "${more[@]}"
+    bin=$bench/$tool expect_error 2 "$tool: error: parameter 'platform': unknown value 'nosuch'" "$nasa" --platform nosuch "${more[@]}"
   done
   bin=$bench/bench_decisions expect_error 2 "bench_decisions: error: " "$nasa" --platform meng40 --nodes many --allocator mm
+  bin=$bench/bench_decisions expect_error 2 "bench_decisions: error: unknown option '--allocater'" "$nasa" --platform meng40 --allocater mm
+  bin=$bench/bench_decisions expect_error 2 "bench_decisions: error: no --allocator" "$nasa" --platform meng40 --jobs 10
+  bin=$bench/bench_decisions expect_error 2 "bench_decisions: error: --limit-s needs a value" "$nasa" --allocator mm --limit-s
   bin=$bench/bench_alloc expect_error 2 "bench_alloc: error: " --runs x
   bin=$bench/bare_easy expect_error 2 "bare_easy: error: $tmp/none.swf: cannot open" "$tmp/none.swf" 16 128
   bin=$bench/bare_easy expect_error 2 "usage: bare_easy" "$nasa"
