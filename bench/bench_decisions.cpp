@@ -83,7 +83,7 @@ static int run_bench(int argc, char** argv) {
   std::int32_t around = 512;
   double limit_s = 0;
   std::string csv;
-  const bool cpu_time = std::find(argv + 2, argv + argc, std::string_view("--cpu-time")) != argv + argc;
+  bool cpu_time = false;
   for (int i = 2; i < argc; ++i) {
     const std::string_view arg = argv[i];
     const auto value = [&]() -> const char* {
@@ -104,7 +104,9 @@ static int run_bench(int argc, char** argv) {
       bench::apply_assignments(value(), params);
     } else if (arg == "--platform" || arg == "--jobs" || arg == "--runs") {
       value();  // read by parse_trace_args
-    } else if (arg != "--scale-to-platform" && arg != "--cpu-time") {
+    } else if (arg == "--cpu-time") {
+      cpu_time = true;
+    } else if (arg != "--scale-to-platform") {  // read by parse_trace_args
       throw std::invalid_argument("unknown option '" + std::string(arg) + "'");
     }
   }
